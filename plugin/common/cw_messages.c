@@ -1,0 +1,53 @@
+/* cw_messages.c - see cw_messages.h. */
+#include "cw_messages.h"
+
+#include <stdio.h>
+
+static const char *const messages[CW_MSG_COUNT_] = {
+  [CW_MSG_NOT_FOLLOWED_BY_LOOP] =
+      "capture_window pragma must be followed by a for, while or do loop",
+  [CW_MSG_OUTSIDE_FUNCTION] = "capture_window pragma outside a function",
+  [CW_MSG_TWO_PRAGMAS] = "two capture_window pragmas on one loop",
+  [CW_MSG_FIRST_PRAGMA_HERE] = "the first capture_window pragma is here",
+  [CW_MSG_OPENMP_LOOP] =
+      "capture_window cannot mark an OpenMP or OpenACC loop construct; "
+      "mark a plain loop around or inside it",
+};
+
+const char *cw_message(enum cw_message_id id)
+{
+  if ((unsigned)id >= CW_MSG_COUNT_)
+    return "capture_window: internal message error";
+  return messages[id];
+}
+
+const char *cw_format_unknown_argument(char *buf, size_t size,
+                                       const char *plugin, const char *key,
+                                       const char *value)
+{
+  if (value)
+    snprintf(buf, size,
+             "unknown argument '-fplugin-arg-%s-%s=%s' for plugin %s "
+             "(the only argument is '-fplugin-arg-%s-verbose', without a "
+             "value)",
+             plugin, key, value, plugin, plugin);
+  else
+    snprintf(buf, size,
+             "unknown argument '-fplugin-arg-%s-%s' for plugin %s "
+             "(the only argument is '-fplugin-arg-%s-verbose')",
+             plugin, key, plugin, plugin);
+  return buf;
+}
+
+const char *cw_format_loop_note(char *buf, size_t size, const char *loop_kind,
+                                const char *label, long long start,
+                                long long count, const char *file,
+                                unsigned line, const char *function)
+{
+  snprintf(buf, size,
+           "capture_window: %s loop at %s:%u in '%s' instrumented, "
+           "label \"%s\", window %lld:%lld (iterations %lld to %lld)",
+           loop_kind, file, line, function, label, start, count, start,
+           start + count - 1);
+  return buf;
+}

@@ -1,0 +1,328 @@
+/*
+ * capture_window.so - GCC plugin that instruments loops marked with
+ * `#pragma capture_window` for capture-window Nsight Systems captures.
+ *
+ * Use:
+ *   gcc -fplugin=PATH/capture_window.so file.c -lcapture_window
+ *   g++ -fplugin=PATH/capture_window.so file.cc -lcapture_window
+ *   nvcc -Xcompiler -fplugin=PATH/capture_window.so file.cu -lcapture_window
+ *
+ * Options (-fplugin-arg-capture_window-NAME, after -fplugin=):
+ *   verbose   a note for every instrumented loop: file:line of the pragma,
+ *             enclosing function, label and window.
+ *   Any other argument is an error that names it.
+ *
+ * What the user writes, directly before a for, while, do or range-for loop
+ * (comments, blank lines and other pragmas may sit between; _Pragma works
+ * inside macros):
+ *
+ *   #pragma capture_window(START, COUNT [, "LABEL"])
+ *
+ * START >= 0 and COUNT >= 1 are integer constants after macro expansion,
+ * LABEL matches [A-Za-z0-9_.-]{1,63} and defaults to "step".  Mistakes are
+ * errors at the pragma (words shared with the other front doors, see
+ * plugin/common/cw_messages.c).
+ *
+ * Before:
+ *
+ *   #pragma capture_window(30, 3)
+ *   for (int step = 0; step < n; step++)
+ *     train_step ();
+ *
+ * After (the ABI of runtime/include/capture_window/abi.h):
+ *
+ *   static struct cw_site_v1 cw_site.0 = { 1, LINE, "FILE", "FUNCTION",
+ *                                          "step", 30, 3 };
+ *   {
+ *     struct cw_loop_v1 *cw = cw_loop_enter_v1 (&cw_site.0);
+ *     try {
+ *       for (int step = 0; step < n; step++)
+ *         {
+ *           if (cw) cw_iter_begin_v1 (cw);
+ *           try { train_step (); } finally { if (cw) cw_iter_end_v1 (cw); }
+ *         }
+ *     } finally { if (cw) cw_loop_exit_v1 (cw); }
+ *   }
+ *
+ * "try/finally" is GENERIC's TRY_FINALLY_EXPR, what __attribute__((cleanup))
+ * lowers to: the end hooks run on fall-through, continue, break, return,
+ * goto out of the loop and C++ exceptions.
+ *
+ * How: the pragma handler (PLUGIN_PRAGMAS) parses the arguments with the
+ * shared grammar and appends a marker statement `(void) ID` to the
+ * statement list being built, so the parser itself places the pragma among
+ * the statements (templates carry it into every instantiation).  At
+ * PLUGIN_PRE_GENERICIZE, when C and C++ bodies still hold FOR_STMT,
+ * WHILE_STMT and DO_STMT, each marker is matched with the statement after
+ * it, which must be a loop; the marker is removed and the loop wrapped.
+ */
+
+#include "cw-gcc.h"
+#include "cw_messages.h"
+
+/* The plugin's two exported symbols; everything else is hidden. */
+#define CW_EXPORT __attribute__ ((visibility ("default")))
+
+CW_EXPORT int plugin_is_GPL_compatible;
+
+static struct plugin_info cw_plugin_info = {
+  "0.1",
+  "Instrument loops marked with #pragma capture_window(START, COUNT "
+  "[, \"LABEL\"]).\nArguments: -fplugin-arg-capture_window-verbose"
+};
+
+bool cw_verbose;
+static vec<cw_pending> pending;
+
+cw_pending *
+cw_pending_pragma (unsigned id)
+{
+  return id < pending.length () ? &pending[id] : NULL;
+}
+
+bool
+cw_any_pending (void)
+{
+  return !pending.is_empty ();
+}
+
+/* The token at LOC as written, if its spelling is one line of a readable
+   file: messages then quote "99999999999999999999" rather than the value
+   the lexer truncated it to. */
+static bool
+token_spelling (location_t loc, char *text, size_t size)
+{
+  location_t spell = linemap_resolve_location (line_table, loc,
+					       LRK_SPELLING_LOCATION, NULL);
+  expanded_location a = expand_location (get_start (spell));
+  expanded_location b = expand_location (get_finish (spell));
+  if (!a.file || !b.file || strcmp (a.file, b.file) || a.line != b.line
+      || a.column < 1 || b.column < a.column)
+    return false;
+  char_span line = location_get_source_line (a.file, a.line);
+  size_t n = b.column - a.column + 1;
+  if (!line || (size_t) b.column > line.length () || n >= size)
+    return false;
+  memcpy (text, line.get_buffer () + a.column - 1, n);
+  text[n] = '\0';
+  return true;
+}
+
+/* Tokens that came from _Pragma("...") have no spelling of their own in
+   the file: accept a spelling only if it looks like the token. */
+static bool
+looks_like_number (const char *s)
+{
+  if (!ISDIGIT (s[0]) && s[0] != '.')
+    return false;
+  for (; *s; s++)
+    if (!ISALNUM (*s) && !strchr (".'+-", *s))
+      return false;
+  return true;
+}
+
+static bool
+looks_like_literal (const char *s)
+{
+  size_t n = strlen (s);
+  return n >= 2 && (s[n - 1] == '"' || s[n - 1] == '\'')
+	 && strchr ("LuUR8\"'", s[0]);
+}
+
+/* Turn one token from pragma_lex into the grammar's terms.  TEXT receives
+   the spelling the grammar quotes in messages. */
+static enum cw_token_kind
+classify_token (enum cpp_ttype type, tree value, location_t loc, char *text,
+		size_t size)
+{
+  text[0] = '\0';
+  switch (type)
+    {
+    case CPP_OPEN_PAREN:
+      return CW_TOKEN_OPEN;
+    case CPP_CLOSE_PAREN:
+      return CW_TOKEN_CLOSE;
+    case CPP_COMMA:
+      return CW_TOKEN_COMMA;
+    case CPP_MINUS:
+      return CW_TOKEN_MINUS;
+    case CPP_EOF:
+    case CPP_PRAGMA_EOL:
+      return CW_TOKEN_END;
+    case CPP_NUMBER:
+      if (token_spelling (loc, text, size) && looks_like_number (text))
+	;
+      else if (value && TREE_CODE (value) == INTEGER_CST)
+	print_dec (wi::to_wide (value), text, TYPE_SIGN (TREE_TYPE (value)));
+      else if (value && TREE_CODE (value) == REAL_CST)
+	real_to_decimal (text, TREE_REAL_CST_PTR (value), size, 0, 1);
+      else
+	snprintf (text, size, "a non-integer number");
+      return CW_TOKEN_NUMBER;
+    case CPP_STRING:
+      if (value && TREE_CODE (value) == STRING_CST)
+	{
+	  /* Contents without the terminating NUL; an embedded NUL becomes a
+	     character the label check rejects. */
+	  size_t n = TREE_STRING_LENGTH (value);
+	  const char *s = TREE_STRING_POINTER (value);
+	  if (n > 0 && s[n - 1] == '\0')
+	    n--;
+	  if (n > size - 1)
+	    n = size - 1;
+	  for (size_t i = 0; i < n; i++)
+	    text[i] = s[i] ? s[i] : '?';
+	  text[n] = '\0';
+	}
+      return CW_TOKEN_STRING;
+    default:
+      if (value && TREE_CODE (value) == IDENTIFIER_NODE)
+	snprintf (text, size, "%s", IDENTIFIER_POINTER (value));
+      else if (type <= CPP_LAST_PUNCTUATOR)
+	snprintf (text, size, "%s", (const char *) cpp_type2name (type, 0));
+      else if (!token_spelling (loc, text, size) || !looks_like_literal (text))
+	text[0] = '\0';
+      return CW_TOKEN_OTHER;
+    }
+}
+
+/* Read the rest of the pragma line into *WINDOW.  On a mistake, report it
+   at the offending token and return false. */
+static bool
+read_pragma_arguments (location_t pragma_loc, struct cw_pragma *window)
+{
+  struct cw_pragma_parser parser;
+  const char *err = NULL;
+  location_t loc = pragma_loc;
+
+  cw_pragma_init (&parser);
+  for (;;)
+    {
+      tree value = NULL_TREE;
+      location_t tok_loc = UNKNOWN_LOCATION;
+      char text[128];
+      enum cpp_ttype type = pragma_lex (&value, &tok_loc);
+      enum cw_token_kind kind = classify_token (type, value, tok_loc, text,
+						sizeof text);
+      /* The end of line has no useful location: keep the last token's. */
+      /* A token from a macro is reported at the pragma's line, where the
+	 macro was used, not at the macro's definition. */
+      if (kind != CW_TOKEN_END && tok_loc != UNKNOWN_LOCATION)
+	loc = cw_expansion_point (tok_loc);
+      err = cw_pragma_feed (&parser, kind, kind == CW_TOKEN_OTHER
+					     && !text[0] ? NULL : text);
+      if (err || kind == CW_TOKEN_END)
+	break;
+    }
+  if (!err)
+    err = cw_pragma_finish (&parser, window);
+  if (err)
+    {
+      error_at (loc, "%s", err);
+      return false;
+    }
+  return true;
+}
+
+/* True while the front end is inside a function body that statements can
+   be added to (false at file scope, in a class body, in a parameter
+   list). */
+static bool
+in_function_body (void)
+{
+  if (!current_function_decl)
+    return false;
+  stmt_tree st = current_stmt_tree ();
+  return st && st->x_cur_stmt_list && !st->x_cur_stmt_list->is_empty ();
+}
+
+/* #pragma capture_window(...): parse, check the place, leave a marker. */
+static void
+handle_capture_window_pragma (cpp_reader *)
+{
+  location_t pragma_loc = input_location;
+  struct cw_pragma window;
+
+  if (!read_pragma_arguments (pragma_loc, &window))
+    return;
+  if (!in_function_body ())
+    {
+      error_at (pragma_loc, "%s", cw_message (CW_MSG_OUTSIDE_FUNCTION));
+      return;
+    }
+  cw_pending p = { pragma_loc, window, false };
+  unsigned id = pending.length ();
+  pending.safe_push (p);
+  add_stmt (cw_build_marker (pragma_loc, id));
+}
+
+static void
+register_pragma (void *, void *)
+{
+  c_register_pragma_with_expansion (NULL, CW_PRAGMA_NAME,
+				    handle_capture_window_pragma);
+}
+
+static void
+start_unit (void *, void *)
+{
+  cw_declare_runtime ();
+}
+
+static void
+pre_genericize (void *gcc_data, void *)
+{
+  tree fndecl = (tree) gcc_data;
+  /* Nothing to do, at no cost, for units without the pragma. */
+  if (cw_any_pending () && fndecl && TREE_CODE (fndecl) == FUNCTION_DECL)
+    cw_instrument_function (fndecl);
+}
+
+/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose is the only one. */
+static bool
+parse_plugin_arguments (const struct plugin_name_args *info)
+{
+  bool ok = true;
+  for (int i = 0; i < info->argc; i++)
+    {
+      const struct plugin_argument *arg = &info->argv[i];
+      if (strcmp (arg->key, "verbose") == 0 && !arg->value)
+	{
+	  cw_verbose = true;
+	  continue;
+	}
+      char buf[512];
+      error ("%s", cw_format_unknown_argument (buf, sizeof buf,
+					       info->base_name, arg->key,
+					       arg->value));
+      ok = false;
+    }
+  return ok;
+}
+
+CW_EXPORT int
+plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+  if (!plugin_default_version_check (version, &gcc_version))
+    {
+      error ("plugin %s was built for GCC %s, this is GCC %s",
+	     info->base_name, gcc_version.basever, version->basever);
+      return 1;
+    }
+  /* A bad argument fails the compilation through its error; the plugin
+     then stays out of the way. */
+  if (!parse_plugin_arguments (info))
+    return 0;
+
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &cw_plugin_info);
+  /* lto1 and other non-C-family front ends: nothing to instrument. */
+  if (!cw_have_c_family ())
+    return 0;
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+		     (void *) cw_gc_roots);
+  register_callback (info->base_name, PLUGIN_PRAGMAS, register_pragma, NULL);
+  register_callback (info->base_name, PLUGIN_START_UNIT, start_unit, NULL);
+  register_callback (info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize,
+		     NULL);
+  return 0;
+}

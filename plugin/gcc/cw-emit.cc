@@ -1,0 +1,366 @@
+/*
+ * cw-emit.cc - the trees the plugin adds: the runtime's declarations (once
+ * per translation unit), the marker statements that hold a pragma's place,
+ * the static descriptor of each marked loop and the calls around it, in the
+ * shape documented in runtime/include/capture_window/abi.h.
+ */
+#include "cw-gcc.h"
+#include "cw_messages.h"
+#include "capture_window/abi.h"
+
+#include <stddef.h>
+
+/* Trees that live across functions; GC roots (cw_gc_roots). */
+static tree site_type;	  /* struct cw_site_v1 */
+static tree marker_type;  /* private integer type of marker constants */
+static tree enter_fn, begin_fn, end_fn, exit_fn;
+
+const struct ggc_root_tab cw_gc_roots[] = {
+  { &site_type, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &marker_type, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &enter_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &begin_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &end_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  { &exit_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+/* struct cw_site_v1, field by field as in abi.h. */
+static const struct
+{
+  const char *name;
+  size_t offset;
+} site_fields[] = {
+  { "abi_version", offsetof (struct cw_site_v1, abi_version) },
+  { "line", offsetof (struct cw_site_v1, line) },
+  { "file", offsetof (struct cw_site_v1, file) },
+  { "function", offsetof (struct cw_site_v1, function) },
+  { "label", offsetof (struct cw_site_v1, label) },
+  { "start", offsetof (struct cw_site_v1, start) },
+  { "count", offsetof (struct cw_site_v1, count) },
+  { "runtime", offsetof (struct cw_site_v1, runtime) },
+};
+
+static tree
+site_field_type (unsigned i)
+{
+  tree cstr = build_pointer_type (build_qualified_type (char_type_node,
+							TYPE_QUAL_CONST));
+  tree types[] = {
+    unsigned_type_node, unsigned_type_node, cstr, cstr, cstr,
+    long_long_integer_type_node, long_long_integer_type_node,
+    build_array_type (ptr_type_node, build_index_type (size_int (3)))
+  };
+  return types[i];
+}
+
+/* The record type, checked against the ABI header the plugin was built
+   with: a mismatch is a plugin bug, never the user's. */
+static tree
+build_site_type (void)
+{
+  const unsigned n = ARRAY_SIZE (site_fields);
+  tree type = make_node (RECORD_TYPE);
+  tree chain = NULL_TREE;
+
+  /* finish_builtin_struct reverses the chain: build it last field first. */
+  for (unsigned i = 0; i < n; i++)
+    {
+      tree f = build_decl (BUILTINS_LOCATION, FIELD_DECL,
+			   get_identifier (site_fields[i].name),
+			   site_field_type (i));
+      DECL_CHAIN (f) = chain;
+      chain = f;
+    }
+  finish_builtin_struct (type, "cw_site_v1", chain, NULL_TREE);
+
+  unsigned i = 0;
+  for (tree f = TYPE_FIELDS (type); f; f = DECL_CHAIN (f), i++)
+    gcc_assert (i < n && tree_to_uhwi (byte_position (f))
+			   == site_fields[i].offset);
+  gcc_assert (i == n && tree_to_uhwi (TYPE_SIZE_UNIT (type))
+			  == sizeof (struct cw_site_v1));
+  return type;
+}
+
+static tree
+declare_hook (const char *name, tree ret, tree arg)
+{
+  tree decl = build_fn_decl (name, build_function_type_list (ret, arg,
+							      NULL_TREE));
+  /* C++ would mangle the name of a decl without C linkage. */
+  SET_DECL_ASSEMBLER_NAME (decl, get_identifier (name));
+  /* The runtime is C: it neither throws nor calls back into this unit. */
+  TREE_NOTHROW (decl) = 1;
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("leaf"), NULL_TREE,
+				      NULL_TREE);
+  return decl;
+}
+
+/* PLUGIN_START_UNIT: the runtime's four entry points, once per unit. */
+void
+cw_declare_runtime (void)
+{
+  site_type = build_site_type ();
+  marker_type = build_distinct_type_copy (unsigned_type_node);
+  tree site_ptr = build_pointer_type (site_type);
+  enter_fn = declare_hook ("cw_loop_enter_v1", ptr_type_node, site_ptr);
+  begin_fn = declare_hook ("cw_iter_begin_v1", void_type_node, ptr_type_node);
+  end_fn = declare_hook ("cw_iter_end_v1", void_type_node, ptr_type_node);
+  exit_fn = declare_hook ("cw_loop_exit_v1", void_type_node, ptr_type_node);
+}
+
+/* The marker that holds a pragma's place among the statements:
+   `(void) ID`, ID a constant of a type only the plugin has, so no user
+   statement looks like it.  C++ statement lists hold EXPR_STMTs; template
+   instantiation copies the marker into every instance. */
+tree
+cw_build_marker (location_t loc, unsigned id)
+{
+  tree expr = build1_loc (loc, NOP_EXPR, void_type_node,
+			  build_int_cst (marker_type, id));
+  if (!c_dialect_cxx ())
+    return expr;
+  tree stmt = make_node (EXPR_STMT);
+  CW_EXPR_STMT_EXPR (stmt) = expr;
+  SET_EXPR_LOCATION (stmt, loc);
+  return stmt;
+}
+
+/* The pragma id of a marker statement, or -1. */
+int
+cw_marker_id (tree t)
+{
+  if (!t || !marker_type)
+    return -1;
+  if (TREE_CODE (t) == EXPR_STMT)
+    t = CW_EXPR_STMT_EXPR (t);
+  if (t && TREE_CODE (t) == CLEANUP_POINT_EXPR)
+    t = TREE_OPERAND (t, 0);
+  if (!t || !CONVERT_EXPR_P (t) || !VOID_TYPE_P (TREE_TYPE (t)))
+    return -1;
+  t = TREE_OPERAND (t, 0);
+  if (TREE_CODE (t) != INTEGER_CST || TREE_TYPE (t) != marker_type)
+    return -1;
+  return (int) tree_to_uhwi (t);
+}
+
+/* &"TEXT" for a static initializer.  (build_string_literal's ARRAY_REF
+   form is not a valid constant initializer.) */
+static tree
+string_address (const char *text)
+{
+  size_t len = strlen (text) + 1;
+  tree elt = build_qualified_type (char_type_node, TYPE_QUAL_CONST);
+  tree str = build_string (len, text);
+  TREE_TYPE (str) = build_array_type (elt, build_index_type (size_int (len - 1)));
+  TREE_CONSTANT (str) = 1;
+  TREE_READONLY (str) = 1;
+  TREE_STATIC (str) = 1;
+  tree addr = build1 (ADDR_EXPR, build_pointer_type (TREE_TYPE (str)), str);
+  TREE_CONSTANT (addr) = 1;
+  return fold_convert (build_pointer_type (elt), addr);
+}
+
+/* The loop's static descriptor: one per instrumented loop in each emitted
+   function (each template instantiation gets its own, like a function-local
+   static would). */
+static tree
+build_site (const cw_pending *p, tree fndecl)
+{
+  static unsigned serial;
+  char name[32];
+  expanded_location xl = expand_location (cw_expansion_point (p->loc));
+  tree values[] = {
+    build_int_cst (unsigned_type_node, CW_ABI_VERSION),
+    build_int_cst (unsigned_type_node, xl.line),
+    string_address (xl.file ? xl.file : "<unknown>"),
+    string_address (lang_hooks.decl_printable_name (fndecl, 2)),
+    string_address (p->window.label),
+    build_int_cst (long_long_integer_type_node, p->window.start),
+    build_int_cst (long_long_integer_type_node, p->window.count),
+  };
+  vec<constructor_elt, va_gc> *elts = NULL;
+  tree field = TYPE_FIELDS (site_type);
+  for (unsigned i = 0; i < ARRAY_SIZE (values); i++, field = DECL_CHAIN (field))
+    CONSTRUCTOR_APPEND_ELT (elts, field, values[i]);
+  tree init = build_constructor (site_type, elts);
+  TREE_CONSTANT (init) = 1;
+  TREE_STATIC (init) = 1;
+
+  snprintf (name, sizeof name, "cw_site.%u", serial++);
+  tree var = build_decl (p->loc, VAR_DECL, get_identifier (name), site_type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_USED (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  DECL_INITIAL (var) = init;
+  /* C++ would mangle an artificial decl without context. */
+  SET_DECL_ASSEMBLER_NAME (var, DECL_NAME (var));
+  varpool_node::finalize_decl (var);
+  return var;
+}
+
+/* if (cw) FN (cw); */
+static tree
+guarded_call (location_t loc, tree fn, tree cw)
+{
+  tree call = build_call_expr_loc (loc, fn, 1, cw);
+  tree test = build2_loc (loc, NE_EXPR, boolean_type_node, cw,
+			  null_pointer_node);
+  return build3_loc (loc, COND_EXPR, void_type_node, test, call,
+		     build_empty_stmt (loc));
+}
+
+/* { if (cw) cw_iter_begin_v1 (cw);
+     try { BODY } finally { if (cw) cw_iter_end_v1 (cw); } } */
+static tree
+wrap_iteration (location_t loc, tree body, tree cw)
+{
+  tree list = alloc_stmt_list ();
+  tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node,
+			body ? body : build_empty_stmt (loc),
+			guarded_call (loc, end_fn, cw));
+  TREE_SIDE_EFFECTS (tf) = 1;
+  append_to_statement_list_force (guarded_call (loc, begin_fn, cw), &list);
+  append_to_statement_list_force (tf, &list);
+  TREE_SIDE_EFFECTS (list) = 1;
+  return list;
+}
+
+/* The `if (!v) break;` that C++ builds from a condition declaration
+   (`while (T v = f ())` becomes `while (true) { T v = f (); if (!v) break;
+   BODY }`): the if, its condition and its break share the location of the
+   condition, which no hand-written if and break can. */
+static bool
+is_condition_break (tree s)
+{
+  if (TREE_CODE (s) != IF_STMT || EXPR_LOCATION (s) == UNKNOWN_LOCATION)
+    return false;
+  tree then_clause = CW_THEN_CLAUSE (s);
+  return then_clause && TREE_CODE (then_clause) == BREAK_STMT
+	 && EXPR_LOCATION (then_clause) == EXPR_LOCATION (s)
+	 && !CW_ELSE_CLAUSE (s);
+}
+
+/* Find that if in a loop body; the iteration is what follows it. */
+static bool
+find_condition_break (tree body, tree_stmt_iterator *where)
+{
+  while (body)
+    {
+      if (TREE_CODE (body) == BIND_EXPR)
+	body = BIND_EXPR_BODY (body);
+      else if (TREE_CODE (body) == CLEANUP_STMT)
+	body = CW_CLEANUP_BODY (body);
+      else if (TREE_CODE (body) == STATEMENT_LIST)
+	{
+	  tree last = NULL_TREE;
+	  for (tree_stmt_iterator i = tsi_start (body); !tsi_end_p (i);
+	       tsi_next (&i))
+	    {
+	      if (is_condition_break (tsi_stmt (i)))
+		{
+		  *where = i;
+		  return true;
+		}
+	      last = tsi_stmt (i);
+	    }
+	  if (!last || TREE_CODE (last) != CLEANUP_STMT)
+	    return false;
+	  body = last;
+	}
+      else
+	return false;
+    }
+  return false;
+}
+
+static tree *
+loop_body (tree loop)
+{
+  switch (TREE_CODE (loop))
+    {
+    case FOR_STMT:
+      return &FOR_BODY (loop);
+    case WHILE_STMT:
+      return &WHILE_BODY (loop);
+    case OMP_SIMD:
+      return &OMP_FOR_BODY (loop);
+    default:
+      return &DO_BODY (loop);
+    }
+}
+
+static void
+wrap_loop_body (location_t loc, tree loop, tree cw)
+{
+  tree *body = loop_body (loop);
+  tree cond = TREE_CODE (loop) == FOR_STMT ? FOR_COND (loop)
+	      : TREE_CODE (loop) == WHILE_STMT ? WHILE_COND (loop) : NULL_TREE;
+  tree_stmt_iterator where;
+
+  if (c_dialect_cxx () && cond == boolean_true_node
+      && find_condition_break (*body, &where))
+    {
+      tree rest = alloc_stmt_list ();
+      tree_stmt_iterator i = where;
+      tsi_next (&i);
+      while (!tsi_end_p (i))
+	{
+	  tree s = tsi_stmt (i);
+	  tsi_delink (&i);
+	  append_to_statement_list_force (s, &rest);
+	}
+      tsi_link_after (&where, wrap_iteration (loc, rest, cw), TSI_SAME_STMT);
+      return;
+    }
+  *body = wrap_iteration (loc, *body, cw);
+}
+
+/* Replace *STMT_P, which is or holds LOOP, by
+   { cw = cw_loop_enter_v1 (&site); try { *STMT_P } finally { exit } }
+   with LOOP's body wrapped as an iteration. */
+void
+cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
+{
+  location_t loc = EXPR_HAS_LOCATION (loop) ? EXPR_LOCATION (loop) : p->loc;
+  tree site = build_site (p, fndecl);
+  tree cw = build_decl (loc, VAR_DECL, get_identifier ("__cw_loop"),
+			ptr_type_node);
+  DECL_ARTIFICIAL (cw) = 1;
+  DECL_IGNORED_P (cw) = 1;
+  TREE_USED (cw) = 1;
+  DECL_CONTEXT (cw) = fndecl;
+
+  wrap_loop_body (loc, loop, cw);
+
+  tree enter = build_call_expr_loc (loc, enter_fn, 1,
+				    build_fold_addr_expr (site));
+  tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node, *stmt_p,
+			guarded_call (loc, exit_fn, cw));
+  TREE_SIDE_EFFECTS (tf) = 1;
+  tree list = alloc_stmt_list ();
+  append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR, ptr_type_node,
+					      cw, enter), &list);
+  append_to_statement_list_force (tf, &list);
+  tree bind = build3_loc (loc, BIND_EXPR, void_type_node, cw, list, NULL_TREE);
+  TREE_SIDE_EFFECTS (bind) = 1;
+  *stmt_p = bind;
+
+  if (cw_verbose)
+    {
+      char buf[1024];
+      expanded_location xl = expand_location (cw_expansion_point (p->loc));
+      const char *kind = TREE_CODE (loop) == FOR_STMT ? "for"
+			 : TREE_CODE (loop) == OMP_SIMD ? "omp simd"
+			 : TREE_CODE (loop) == WHILE_STMT ? "while" : "do";
+      inform (p->loc, "%s",
+	      cw_format_loop_note (buf, sizeof buf, kind, p->window.label,
+				   p->window.start, p->window.count,
+				   xl.file ? xl.file : "<unknown>", xl.line,
+				   lang_hooks.decl_printable_name (fndecl, 2)));
+    }
+}

@@ -1,0 +1,39 @@
+/*
+ * cw-gcc.h - what the parts of the GCC plugin share.
+ *
+ *   capture_window.cc  plugin_init, the pragma handler, pending pragmas
+ *   cw-loops.cc        finds each pragma's loop in a function body
+ *   cw-emit.cc         runtime declarations, markers, descriptors, wrapping
+ */
+#ifndef CW_GCC_H
+#define CW_GCC_H
+
+#include "gcc-common.h"
+#include "cw_pragma.h"
+
+/* One pragma, as read by the pragma handler.  Its index in the pending
+   list is carried through the function body by a marker statement. */
+struct cw_pending {
+  location_t loc;         /* the pragma, for diagnostics and the descriptor */
+  struct cw_pragma window;
+  bool reported;          /* a diagnostic was issued: say it only once */
+};
+
+/* capture_window.cc */
+extern bool cw_verbose;
+cw_pending *cw_pending_pragma (unsigned id);
+bool cw_any_pending (void);
+
+/* cw-emit.cc */
+extern const struct ggc_root_tab cw_gc_roots[];
+void cw_declare_runtime (void);
+tree cw_build_marker (location_t loc, unsigned id);
+int cw_marker_id (tree stmt);
+void cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p,
+			 tree fndecl);
+
+/* cw-loops.cc */
+void cw_instrument_function (tree fndecl);
+location_t cw_expansion_point (location_t loc);
+
+#endif /* CW_GCC_H */

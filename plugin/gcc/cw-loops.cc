@@ -1,0 +1,276 @@
+/*
+ * cw-loops.cc - at PLUGIN_PRE_GENERICIZE, find every marker the pragma
+ * handler left in a function body and the statement after it, which must
+ * be a loop; instrument it or say why not.
+ *
+ * The statement after a marker is the loop itself, or the scope the front
+ * end wraps around a loop with declarations in its header: C and C++ put
+ * `for (int i = 0; ...)` in a block { i = 0; FOR_STMT }, C++ a range-for in
+ * { __for_range = ...; __for_begin = ...; FOR_STMT }, possibly inside a
+ * CLEANUP_STMT for temporaries.  Such header statements come after the
+ * loop's keyword in the source; statements that come before it are a block
+ * the user wrote, which is not a loop.
+ */
+#include "cw-gcc.h"
+#include "cw_messages.h"
+
+/* The location macro expansion started from: a pragma from _Pragma in a
+   macro and the loop in the same expansion compare equal.  Ordinary
+   locations grow in the order the unit was read, so they order statements
+   within a unit. */
+location_t
+cw_expansion_point (location_t loc)
+{
+  return linemap_resolve_location (line_table, loc,
+				   LRK_MACRO_EXPANSION_POINT, NULL);
+}
+
+/* OMP_SIMD (`#pragma omp simd` with -fopenmp[-simd]) runs its iterations
+   in one thread, in order as far as side effects go: it is a loop like the
+   others.  Constructs that spread iterations over threads are not. */
+static bool
+is_loop (tree t)
+{
+  return TREE_CODE (t) == FOR_STMT || TREE_CODE (t) == WHILE_STMT
+	 || TREE_CODE (t) == DO_STMT || TREE_CODE (t) == OMP_SIMD;
+}
+
+static bool
+is_openmp_loop (tree t)
+{
+  switch (TREE_CODE (t))
+    {
+    case OMP_PARALLEL: case OMP_FOR: case OMP_DISTRIBUTE:
+    case OMP_TASKLOOP: case OMP_LOOP: case OACC_LOOP: case OACC_PARALLEL:
+    case OACC_KERNELS: case OACC_SERIAL: case OMP_TEAMS: case OMP_TARGET:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* The loop that statement T is or wraps, or NULL.  *OPENMP is set when T
+   is an OpenMP/OpenACC construct instead. */
+static tree
+find_loop (tree t, bool *openmp)
+{
+  while (t)
+    {
+      if (is_loop (t))
+	return t;
+      if (is_openmp_loop (t))
+	{
+	  *openmp = true;
+	  return NULL_TREE;
+	}
+      switch (TREE_CODE (t))
+	{
+	case BIND_EXPR:
+	  t = BIND_EXPR_BODY (t);
+	  break;
+	case CLEANUP_STMT:
+	  t = CW_CLEANUP_BODY (t);
+	  break;
+	case TRY_FINALLY_EXPR:	/* C: __attribute__((cleanup)) in a header */
+	  t = TREE_OPERAND (t, 0);
+	  break;
+	case STATEMENT_LIST:
+	  {
+	    /* The loop is the last statement; the others are its header's
+	       declarations, which follow the loop keyword in the source. */
+	    tree last = NULL_TREE;
+	    for (tree_stmt_iterator i = tsi_start (t); !tsi_end_p (i);
+		 tsi_next (&i))
+	      if (TREE_CODE (tsi_stmt (i)) != DEBUG_BEGIN_STMT)
+		last = tsi_stmt (i);
+	    tree loop = last ? find_loop (last, openmp) : NULL_TREE;
+	    if (!loop)
+	      return NULL_TREE;
+	    location_t keyword = cw_expansion_point (EXPR_LOCATION (loop));
+	    for (tree_stmt_iterator i = tsi_start (t); !tsi_end_p (i);
+		 tsi_next (&i))
+	      {
+		tree s = tsi_stmt (i);
+		if (s != last && EXPR_HAS_LOCATION (s)
+		    && cw_expansion_point (EXPR_LOCATION (s)) < keyword)
+		  return NULL_TREE;
+	      }
+	    return loop;
+	  }
+	default:
+	  return NULL_TREE;
+	}
+    }
+  return NULL_TREE;
+}
+
+static bool
+is_keyword_at (const char *s, size_t n, size_t i, const char *kw)
+{
+  size_t k = strlen (kw);
+  return i + k <= n && memcmp (s + i, kw, k) == 0
+	 && (i + k == n || !(ISALNUM (s[i + k]) || s[i + k] == '_'));
+}
+
+/* True if the source from the pragma at FROM to the loop keyword at TO
+   closes a block: `{ ...; #pragma capture_window(..) } for (...)`.  Front
+   ends splice a block without declarations into the enclosing statement
+   list, so the statements alone cannot tell.  Comments, strings and
+   directive lines are skipped; on TO's line, scanning stops at the loop
+   keyword (nvcc's cudafe++ output keeps lines but not columns).  When the
+   source cannot be read, nothing is claimed. */
+static bool
+block_closes_between (location_t from, location_t to)
+{
+  expanded_location a = expand_location (from), b = expand_location (to);
+  bool in_comment = false;
+
+  if (from == to || !a.file || !b.file || strcmp (a.file, b.file)
+      || a.line > b.line)
+    return false;
+  for (int line = a.line; line <= b.line; line++)
+    {
+      char_span span = location_get_source_line (a.file, line);
+      if (!span)
+	return false;
+      const char *s = span.get_buffer ();
+      size_t n = span.length ();
+      size_t i = line == a.line && a.column > 0 ? a.column - 1 : 0;
+      size_t stop = line == b.line && b.column > 0 ? b.column - 1 : n;
+      size_t first = 0;
+      while (first < n && ISSPACE (s[first]))
+	first++;
+      if (!in_comment && first < n && s[first] == '#')
+	continue;
+      for (; i < n && i < stop; i++)
+	{
+	  if (in_comment)
+	    {
+	      if (s[i] == '*' && i + 1 < n && s[i + 1] == '/')
+		in_comment = false, i++;
+	      continue;
+	    }
+	  if (s[i] == '/' && i + 1 < n && s[i + 1] == '*')
+	    in_comment = true, i++;
+	  else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
+	    break;
+	  else if (s[i] == '"' || s[i] == '\'')
+	    {
+	      char q = s[i];
+	      for (i++; i < n && s[i] != q; i++)
+		if (s[i] == '\\')
+		  i++;
+	    }
+	  else if (line == b.line
+		   && (is_keyword_at (s, n, i, "for")
+		       || is_keyword_at (s, n, i, "while")
+		       || is_keyword_at (s, n, i, "do")))
+	    break;
+	  else if (s[i] == '}')
+	    return true;
+	}
+    }
+  return false;
+}
+
+/* Report once per pragma (template instances repeat the marker). */
+static bool
+first_report (cw_pending *p)
+{
+  if (p->reported)
+    return false;
+  p->reported = true;
+  return true;
+}
+
+static void
+report (cw_pending *p, enum cw_message_id id)
+{
+  if (first_report (p))
+    error_at (p->loc, "%s", cw_message (id));
+}
+
+static void
+skip_debug_markers (tree_stmt_iterator *i)
+{
+  while (!tsi_end_p (*i) && TREE_CODE (tsi_stmt (*i)) == DEBUG_BEGIN_STMT)
+    tsi_next (i);
+}
+
+/* The marker at *I: remove it, and any further markers right after it
+   (two pragmas on one loop), and instrument the loop that follows. */
+static void
+handle_marker (tree_stmt_iterator *i, tree fndecl)
+{
+  cw_pending *first = cw_pending_pragma (cw_marker_id (tsi_stmt (*i)));
+  tsi_delink (i);
+  for (skip_debug_markers (i); !tsi_end_p (*i); skip_debug_markers (i))
+    {
+      int id = cw_marker_id (tsi_stmt (*i));
+      if (id < 0)
+	break;
+      cw_pending *other = cw_pending_pragma (id);
+      if (other && first_report (other))
+	{
+	  error_at (other->loc, "%s", cw_message (CW_MSG_TWO_PRAGMAS));
+	  inform (first->loc, "%s", cw_message (CW_MSG_FIRST_PRAGMA_HERE));
+	}
+      tsi_delink (i);
+    }
+  if (!first)
+    return;
+  bool openmp = false;
+  tree loop = tsi_end_p (*i) ? NULL_TREE : find_loop (tsi_stmt (*i), &openmp);
+  if (loop && block_closes_between (cw_expansion_point (first->loc),
+				   cw_expansion_point (EXPR_LOCATION (loop))))
+    loop = NULL_TREE;
+  if (loop)
+    cw_instrument_loop (tsi_stmt_ptr (*i), loop, first, fndecl);
+  else
+    report (first, openmp ? CW_MSG_OPENMP_LOOP : CW_MSG_NOT_FOLLOWED_BY_LOOP);
+}
+
+static tree
+find_markers_r (tree *tp, int *walk_subtrees, void *data)
+{
+  tree t = *tp;
+  tree fndecl = (tree) data;
+
+  if (TYPE_P (t))
+    {
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
+  if (TREE_CODE (t) == STATEMENT_LIST)
+    {
+      /* Subtrees, including what was just wrapped, are walked after. */
+      for (tree_stmt_iterator i = tsi_start (t); !tsi_end_p (i);)
+	if (cw_marker_id (tsi_stmt (i)) >= 0)
+	  handle_marker (&i, fndecl);
+	else
+	  tsi_next (&i);
+      return NULL_TREE;
+    }
+  int id = cw_marker_id (t);
+  if (id >= 0)
+    {
+      /* A marker that is a whole block or branch: `if (x) { #pragma }`. */
+      cw_pending *p = cw_pending_pragma (id);
+      if (p)
+	report (p, CW_MSG_NOT_FOLLOWED_BY_LOOP);
+      *tp = build_empty_stmt (EXPR_LOCATION (t));
+      *walk_subtrees = 0;
+    }
+  return NULL_TREE;
+}
+
+/* PLUGIN_PRE_GENERICIZE: once per function body, once per template
+   instantiation. */
+void
+cw_instrument_function (tree fndecl)
+{
+  if (!DECL_SAVED_TREE (fndecl))
+    return;
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_markers_r,
+				fndecl);
+}

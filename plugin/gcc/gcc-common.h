@@ -1,0 +1,64 @@
+/*
+ * gcc-common.h - every GCC header the capture_window plugin uses, and the
+ * few shims it needs.  Plugin sources include only this file.
+ *
+ * We build for the GCC on the machine (12); a plugin binary only loads into
+ * the GCC release it was built for (plugin_default_version_check), so there
+ * are no shims for older releases.
+ */
+#ifndef CW_GCC_COMMON_H
+#define CW_GCC_COMMON_H
+
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+
+#if GCCPLUGIN_VERSION_MAJOR < 12
+#error "capture_window needs GCC 12 or newer plugin headers"
+#endif
+
+#include "c-family/c-common.h"
+#include "c-family/c-pragma.h"
+#include "tree.h"
+#include "tree-iterator.h"
+#include "stringpool.h"
+#include "stor-layout.h"
+#include "fold-const.h"
+#include "varasm.h"
+#include "cgraph.h"
+#include "langhooks.h"
+#include "diagnostic.h"
+#include "attribs.h"
+
+/*
+ * The plugin is also loaded into lto1 (with -flto) and into nvcc's
+ * preprocessing passes.  lto1 lacks the C-family front end, so every
+ * C-family symbol we touch is declared weak: it resolves to NULL there and
+ * plugin_init then registers nothing.
+ */
+extern enum cpp_ttype pragma_lex (tree *, location_t *) __attribute__ ((weak));
+extern void c_register_pragma_with_expansion (const char *, const char *,
+					      pragma_handler_1arg)
+  __attribute__ ((weak));
+extern tree add_stmt (tree) __attribute__ ((weak));
+extern stmt_tree current_stmt_tree (void) __attribute__ ((weak));
+extern c_language_kind c_language __attribute__ ((weak));
+
+/* True in cc1/cc1plus (and nvcc's host pass), false in lto1. */
+static inline bool
+cw_have_c_family (void)
+{
+  return &c_register_pragma_with_expansion != NULL && &pragma_lex != NULL
+	 && &add_stmt != NULL && &current_stmt_tree != NULL
+	 && &c_language != NULL;
+}
+
+/* C++ statement codes (cp/cp-tree.def) are part of the one tree_code enum
+   in every front end; their accessors live in cp/cp-tree.h, which pulls in
+   the whole C++ front end, so the three we read are spelled out here. */
+#define CW_IF_COND(NODE)	TREE_OPERAND (TREE_CHECK (NODE, IF_STMT), 0)
+#define CW_THEN_CLAUSE(NODE)	TREE_OPERAND (TREE_CHECK (NODE, IF_STMT), 1)
+#define CW_ELSE_CLAUSE(NODE)	TREE_OPERAND (TREE_CHECK (NODE, IF_STMT), 2)
+#define CW_CLEANUP_BODY(NODE)	TREE_OPERAND (TREE_CHECK (NODE, CLEANUP_STMT), 0)
+#define CW_EXPR_STMT_EXPR(NODE)	TREE_OPERAND (TREE_CHECK (NODE, EXPR_STMT), 0)
+
+#endif /* CW_GCC_COMMON_H */

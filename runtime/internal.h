@@ -1,0 +1,66 @@
+/*
+ * internal.h - what the runtime's files share; never installed.
+ *
+ * The runtime is four files, one job each:
+ *   options.c   the environment variables: one table, strict parsing
+ *   window.c    the ABI entry points and the per-thread window state machine
+ *   nvtx.c      the NVTX3 events (the only file that includes NVTX)
+ *   profiler.c  CUDA profiler start/stop, resolved at run time, ref-counted
+ */
+#ifndef CW_INTERNAL_H
+#define CW_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "capture_window/abi.h"
+
+#define CW_LABEL_MAX 63
+#define CW_PREFIX "capture_window: "
+
+/* Which side of a window fires: contract section 4, CAPTURE_WINDOW_TRIGGER. */
+enum { CW_TRIGGER_CUDA = 1, CW_TRIGGER_NVTX = 2 };
+
+struct cw_window {
+  long long start;
+  long long count;
+};
+
+/* A CAPTURE_WINDOW_LOOPS entry: a label, or FILE:LINE (line > 0). */
+struct cw_loop_selector {
+  char *name;
+  unsigned int line;
+};
+
+/* The run's policy, filled once from the environment (options.c). */
+struct cw_config {
+  bool off;                  /* CAPTURE_WINDOW=off, rank unselected, bad value */
+  struct cw_window *windows; /* CAPTURE_WINDOW list, sorted; NULL = pragma's */
+  size_t n_windows;
+  struct cw_loop_selector *loops; /* NULL = every marked loop */
+  size_t n_loops;
+  long long rank;
+  int trigger;     /* CW_TRIGGER_* bits */
+  bool verbose;
+  bool nvtx_tool;  /* an NVTX tool is attached: emit NVTX at all */
+};
+
+extern struct cw_config cw_config;
+
+/* options.c */
+void cw_config_load(void);
+bool cw_loop_selected(const struct cw_site_v1 *site);
+void cw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* nvtx.c */
+void *cw_nvtx_register(const char *label);
+void cw_nvtx_push_iteration(const char *label, long long index);
+void cw_nvtx_push_window(void *registered_label);
+void cw_nvtx_pop(void);
+
+/* profiler.c */
+void cw_profiler_acquire(void);
+void cw_profiler_release(void);
+void cw_profiler_stop_at_exit(void);
+
+#endif /* CW_INTERNAL_H */

@@ -1,0 +1,267 @@
+/*
+ * options.c - the run-time policy, read from the environment once.
+ *
+ * Every variable is one row of `options`: its name, the form shown when its
+ * value is bad, and a strict parser. A bad value never stops the program: it
+ * prints one line that names the variable, quotes the value and shows the
+ * accepted form, and the run behaves as CAPTURE_WINDOW=off. An empty value
+ * counts as unset, so `CAPTURE_WINDOW= ./train` restores the default.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct cw_config cw_config = {.rank = 0, .trigger = CW_TRIGGER_CUDA | CW_TRIGGER_NVTX};
+
+/* Rank ranges from CAPTURE_WINDOW_RANKS; NULL = all ranks. */
+static struct cw_window *rank_ranges;
+static size_t n_rank_ranges;
+
+void cw_log(const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n > sizeof line - 2) n = sizeof line - 2;
+  line[n] = '\n';
+  /* One write per line so lines of concurrent threads do not interleave. */
+  fwrite(CW_PREFIX, 1, sizeof CW_PREFIX - 1, stderr);
+  fwrite(line, 1, (size_t)n + 1, stderr);
+}
+
+/* ---- small strict parsers -------------------------------------------- */
+
+/* A decimal integer in [0, 2^62] filling [s, end). No sign, no spaces. */
+static bool parse_count(const char *s, const char *end, long long *out) {
+  long long v = 0;
+  if (s == end) return false;
+  for (; s < end; s++) {
+    if (*s < '0' || *s > '9') return false;
+    v = v * 10 + (*s - '0');
+    if (v > (1LL << 62)) return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* Calls `item` on each comma-separated piece; false if one is empty or bad. */
+static bool for_each_item(const char *value, bool (*item)(const char *, const char *)) {
+  for (const char *s = value;;) {
+    const char *comma = strchr(s, ',');
+    const char *end = comma ? comma : s + strlen(s);
+    if (!item(s, end)) return false;
+    if (!comma) return true;
+    s = comma + 1;
+  }
+}
+
+static bool is_label_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+}
+
+/* ---- CAPTURE_WINDOW ---------------------------------------------------- */
+
+static bool add_window(const char *s, const char *end) {
+  const char *colon = memchr(s, ':', (size_t)(end - s));
+  struct cw_window w;
+  if (!colon || !parse_count(s, colon, &w.start) ||
+      !parse_count(colon + 1, end, &w.count) || w.count < 1)
+    return false;
+  struct cw_window *grown =
+      realloc(cw_config.windows, (cw_config.n_windows + 1) * sizeof *grown);
+  if (!grown) return false;
+  cw_config.windows = grown;
+  cw_config.windows[cw_config.n_windows++] = w;
+  return true;
+}
+
+static int by_start(const void *a, const void *b) {
+  long long x = ((const struct cw_window *)a)->start;
+  long long y = ((const struct cw_window *)b)->start;
+  return (x > y) - (x < y);
+}
+
+/* Sorted so that the state machine walks windows in order; overlap would
+   make "the iteration's window" ambiguous, so it is rejected. */
+static bool sort_and_check_windows(void) {
+  qsort(cw_config.windows, cw_config.n_windows, sizeof *cw_config.windows, by_start);
+  for (size_t k = 1; k < cw_config.n_windows; k++) {
+    const struct cw_window *prev = &cw_config.windows[k - 1];
+    if (cw_config.windows[k].start < prev->start + prev->count) return false;
+  }
+  return true;
+}
+
+static bool parse_windows(const char *value) {
+  if (strcmp(value, "off") == 0) {
+    cw_config.off = true;
+    return true;
+  }
+  return for_each_item(value, add_window) && sort_and_check_windows();
+}
+
+/* ---- CAPTURE_WINDOW_LOOPS ---------------------------------------------- */
+
+static bool add_loop_selector(const char *s, const char *end) {
+  struct cw_loop_selector sel = {0};
+  const char *colon = memrchr(s, ':', (size_t)(end - s));
+  if (colon) { /* FILE:LINE */
+    long long line;
+    if (colon == s || !parse_count(colon + 1, end, &line) || line < 1 || line > UINT32_MAX)
+      return false;
+    sel.line = (unsigned int)line;
+    end = colon;
+  } else { /* LABEL */
+    if (end - s < 1 || end - s > CW_LABEL_MAX) return false;
+    for (const char *c = s; c < end; c++)
+      if (!is_label_char(*c)) return false;
+  }
+  struct cw_loop_selector *grown =
+      realloc(cw_config.loops, (cw_config.n_loops + 1) * sizeof *grown);
+  if (!grown || !(sel.name = strndup(s, (size_t)(end - s)))) return false;
+  cw_config.loops = grown;
+  cw_config.loops[cw_config.n_loops++] = sel;
+  return true;
+}
+
+static bool parse_loops(const char *value) {
+  return for_each_item(value, add_loop_selector);
+}
+
+/* FILE may be a suffix of the compiler's path, at a '/' boundary. */
+static bool file_matches(const char *path, const char *suffix) {
+  size_t lp = strlen(path), ls = strlen(suffix);
+  if (ls > lp || strcmp(path + lp - ls, suffix) != 0) return false;
+  return ls == lp || path[lp - ls - 1] == '/';
+}
+
+bool cw_loop_selected(const struct cw_site_v1 *site) {
+  if (!cw_config.loops) return true;
+  for (size_t k = 0; k < cw_config.n_loops; k++) {
+    const struct cw_loop_selector *sel = &cw_config.loops[k];
+    if (sel->line ? sel->line == site->line && file_matches(site->file, sel->name)
+                  : strcmp(sel->name, site->label) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* ---- CAPTURE_WINDOW_RANKS ---------------------------------------------- */
+
+static bool add_rank_range(const char *s, const char *end) {
+  const char *dash = memchr(s, '-', (size_t)(end - s));
+  struct cw_window r; /* start = first rank, count = last rank */
+  if (dash ? !parse_count(s, dash, &r.start) || !parse_count(dash + 1, end, &r.count) ||
+                 r.count < r.start
+           : !parse_count(s, end, &r.start))
+    return false;
+  if (!dash) r.count = r.start;
+  struct cw_window *grown = realloc(rank_ranges, (n_rank_ranges + 1) * sizeof *grown);
+  if (!grown) return false;
+  rank_ranges = grown;
+  rank_ranges[n_rank_ranges++] = r;
+  return true;
+}
+
+static bool parse_ranks(const char *value) {
+  return strcmp(value, "all") == 0 || for_each_item(value, add_rank_range);
+}
+
+static bool parse_rank(const char *value) {
+  return parse_count(value, value + strlen(value), &cw_config.rank);
+}
+
+/* ---- CAPTURE_WINDOW_TRIGGER / _VERBOSE --------------------------------- */
+
+static bool parse_trigger(const char *value) {
+  static const struct { const char *name; int bits; } forms[] = {
+      {"both", CW_TRIGGER_CUDA | CW_TRIGGER_NVTX},
+      {"cuda", CW_TRIGGER_CUDA},
+      {"nvtx", CW_TRIGGER_NVTX},
+  };
+  for (size_t k = 0; k < sizeof forms / sizeof *forms; k++)
+    if (strcmp(value, forms[k].name) == 0) {
+      cw_config.trigger = forms[k].bits;
+      return true;
+    }
+  return false;
+}
+
+static bool parse_verbose(const char *value) {
+  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) return false;
+  cw_config.verbose = value[0] == '1';
+  return true;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+struct option {
+  const char *name;
+  const char *accepted; /* shown when the value is bad */
+  bool (*parse)(const char *value);
+};
+
+static const struct option options[] = {
+    {"CAPTURE_WINDOW", "off or START:COUNT[,START:COUNT...]", parse_windows},
+    {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE[,...]", parse_loops},
+    {"CAPTURE_WINDOW_RANKS", "all or RANK or FIRST-LAST[,...]", parse_ranks},
+    {"CAPTURE_WINDOW_TRIGGER", "both, cuda or nvtx", parse_trigger},
+    {"CAPTURE_WINDOW_VERBOSE", "0 or 1", parse_verbose},
+};
+
+/* The launchers' rank variables, first set wins (contract section 4). */
+static const char *const rank_variables[] = {
+    "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+};
+
+static const char *env(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
+static bool reject(const char *name, const char *value, const char *accepted) {
+  cw_log("%s='%s' is invalid (expected %s); capture is off for this run", name, value,
+         accepted);
+  cw_config.off = true;
+  return false;
+}
+
+/* Only read when some ranks are excluded: a bad RANK cannot matter otherwise. */
+static void apply_rank_filter(void) {
+  if (!rank_ranges) return;
+  for (size_t k = 0; k < sizeof rank_variables / sizeof *rank_variables; k++) {
+    const char *value = env(rank_variables[k]);
+    if (!value) continue;
+    if (!parse_rank(value)) {
+      reject(rank_variables[k], value, "a non-negative integer");
+      return;
+    }
+    break;
+  }
+  for (size_t k = 0; k < n_rank_ranges; k++)
+    if (cw_config.rank >= rank_ranges[k].start && cw_config.rank <= rank_ranges[k].count)
+      return;
+  if (cw_config.verbose)
+    cw_log("rank %lld is not in CAPTURE_WINDOW_RANKS: no windows in this process",
+           cw_config.rank);
+  cw_config.off = true;
+}
+
+void cw_config_load(void) {
+  bool valid = true;
+  for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
+    const char *value = env(options[k].name);
+    if (value && !options[k].parse(value))
+      valid = reject(options[k].name, value, options[k].accepted);
+  }
+  if (valid) apply_rank_filter();
+  cw_config.nvtx_tool = env("NVTX_INJECTION64_PATH") != NULL;
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""GPU truth: with the real Nsight Systems, a capture holds exactly the window.
+
+Run on a machine with an NVIDIA GPU and nsys, from the repository root, after
+the programs were built here (scripts/build.sh builds them):
+
+    python3 tests/gpu/gpu_checks.py [--build build] [--nsys nsys] [--out DIR]
+
+Every check profiles a program built by nvcc with the GCC plugin, exports the
+report with `nsys export --type sqlite` and compares the kernels (told apart
+by gridX: step s of thread t launches gridX = 1000 * (t + 1) + s) and the
+NVTX push/pop ranges with what the window must hold. Prints PASS/FAIL per
+check, then "N passed, M failed"; exits 1 on any failure. Measurements
+(report sizes, kernels per window, nvtx_sum of one capture) go to
+OUT/measurements.txt for docs/verification.md.
+"""
+import argparse
+import glob
+import os
+import sqlite3
+import subprocess
+import sys
+
+NVTX_PUSH_POP_RANGE = 59  # NVTX_EVENTS.eventType of push/pop ranges
+
+results = {"passed": 0, "failed": 0}
+notes = []
+
+
+def check(name, ok, detail=""):
+    results["passed" if ok else "failed"] += 1
+    print(f"{'PASS' if ok else 'FAIL'}: {name}" + ("" if ok else f"\n      {detail}"))
+    sys.stdout.flush()
+
+
+def note(line):
+    notes.append(line)
+    print("  " + line)
+
+
+class Run:
+    """One `nsys profile` of one program: its reports and the program's output."""
+
+    def __init__(self, opts, name, exe, args, nsys_args, env=None):
+        out = os.path.join(opts.out, name)
+        for stale in glob.glob(out + "*"):
+            os.remove(stale)
+        environ = dict(os.environ, **(env or {}))
+        command = [opts.nsys, "profile", "-t", "cuda,nvtx", "--sample=none",
+                   "--cpuctxsw=none", "-f", "true", "-o", out, *nsys_args, exe, *args]
+        proc = subprocess.run(command, env=environ, capture_output=True, text=True,
+                              timeout=300)
+        self.stdout = proc.stdout
+        self.log = proc.stdout + proc.stderr
+        with open(out + ".log", "w") as f:
+            f.write(" ".join(command) + "\n" + self.log)
+        self.reports = sorted(glob.glob(out + "*.nsys-rep"), key=report_order)
+        self.opts = opts
+
+    def database(self, report):
+        db = report[: -len(".nsys-rep")] + ".sqlite"
+        if not os.path.exists(db):
+            subprocess.run([self.opts.nsys, "export", "--type", "sqlite", "-f", "true",
+                            "-o", db, report], capture_output=True, check=True, timeout=300)
+        return sqlite3.connect(db)
+
+
+def report_order(path):
+    """rep.nsys-rep, rep.1.nsys-rep, rep.2.nsys-rep ... in capture order."""
+    stem = path[: -len(".nsys-rep")]
+    tail = stem.rsplit(".", 1)[-1]
+    return (int(tail) if tail.isdigit() else 0, path)
+
+
+def table_exists(db, name):
+    return db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone()
+
+
+def kernels(db):
+    if not table_exists(db, "CUPTI_ACTIVITY_KIND_KERNEL"):
+        return []
+    return sorted(r[0] for r in db.execute("SELECT gridX FROM CUPTI_ACTIVITY_KIND_KERNEL"))
+
+
+def ranges(db):
+    """Texts of the NVTX push/pop ranges; registered strings resolved."""
+    if not table_exists(db, "NVTX_EVENTS"):
+        return []
+    rows = db.execute(
+        "SELECT COALESCE(e.text, s.value) FROM NVTX_EVENTS e "
+        "LEFT JOIN StringIds s ON s.id = e.textId WHERE e.eventType = ?",
+        (NVTX_PUSH_POP_RANGE,))
+    return sorted(r[0] for r in rows)
+
+
+def expected_ranges(label, steps):
+    return sorted([label] + [f"{label}#{s}" for s in steps])
+
+
+def check_window(run, name, steps, thread=0, report=0, kernels_per_step=None):
+    """The report holds exactly the kernels and ranges of `steps`."""
+    if len(run.reports) <= report:
+        check(name, False, f"no report {report}; nsys said: {run.log[-600:]}")
+        return
+    db = run.database(run.reports[report])
+    got_kernels, got_ranges = kernels(db), ranges(db)
+    if kernels_per_step is None:
+        want = sorted(1000 * (thread + 1) + s for s in steps)
+        check(name + ": kernels", got_kernels == want, f"gridX {got_kernels} != {want}")
+    else:
+        want = kernels_per_step * len(steps)
+        check(name + ": kernels", len(got_kernels) == want,
+              f"{len(got_kernels)} kernels != {want}")
+    want_ranges = expected_ranges("step", steps)
+    check(name + ": NVTX ranges", got_ranges == want_ranges, f"{got_ranges} != {want_ranges}")
+
+
+def check_program(opts, exe, tag):
+    win = [30, 31, 32]
+    run = Run(opts, f"{tag}-cudaProfilerApi", exe, ["50"],
+              ["-c", "cudaProfilerApi", "--capture-range-end=stop"])
+    check_window(run, f"{tag} -c cudaProfilerApi", win)
+    check(f"{tag} --capture-range-end=stop: program ran to its end",
+          "steps_cuda: done" in run.stdout, run.log[-400:])
+
+    run = Run(opts, f"{tag}-nvtx", exe, ["50"], ["-c", "nvtx", "-p", "step",
+                                                "--capture-range-end=stop"])
+    check_window(run, f"{tag} -c nvtx -p step", win)
+
+    run = Run(opts, f"{tag}-env45", exe, ["50"], ["-c", "cudaProfilerApi"],
+              {"CAPTURE_WINDOW": "45:2"})
+    check_window(run, f"{tag} CAPTURE_WINDOW=45:2", [45, 46])
+    check(f"{tag} default stop-shutdown: nsys ended the program after the window",
+          "steps_cuda: done" not in run.stdout, run.log[-400:])
+
+    run = Run(opts, f"{tag}-repeat", exe, ["50"],
+              ["-c", "cudaProfilerApi", "--capture-range-end=repeat"],
+              {"CAPTURE_WINDOW": "10:2,40:3"})
+    check(f"{tag} CAPTURE_WINDOW=10:2,40:3 repeat: two reports", len(run.reports) == 2,
+          f"reports: {run.reports}")
+    check_window(run, f"{tag} repeat window 1", [10, 11], report=0)
+    check_window(run, f"{tag} repeat window 2", [40, 41, 42], report=1)
+
+    for name, env in (("off", {"CAPTURE_WINDOW": "off"}),
+                      ("rank1", {"RANK": "0", "CAPTURE_WINDOW_RANKS": "1"})):
+        run = Run(opts, f"{tag}-{name}", exe, ["50"],
+                  ["-c", "cudaProfilerApi", "--capture-range-end=stop"], env)
+        label = " ".join(f"{k}={v}" for k, v in env.items())
+        check(f"{tag} {label}: no report, program completes",
+              not run.reports and "steps_cuda: done" in run.stdout,
+              f"reports {run.reports}; {run.log[-400:]}")
+
+    run = Run(opts, f"{tag}-threads", exe, ["50", "threads"],
+              ["-c", "cudaProfilerApi", "--capture-range-end=stop"])
+    check(f"{tag} two threads: one report", len(run.reports) == 1, f"{run.reports}")
+    if run.reports:
+        db = run.database(run.reports[0])
+        got = set(kernels(db))
+        want = {1030, 1031, 1032, 2030, 2031, 2032}
+        check(f"{tag} two threads: both windows' kernels captured", want <= got,
+              f"missing {sorted(want - got)}")
+        check(f"{tag} two threads: profiler stopped only after the last window",
+              {2031, 2032} <= got and not any(k > 2032 for k in got), f"{sorted(got)}")
+        got_ranges = ranges(db)
+        check(f"{tag} two threads: two window ranges, six step ranges",
+              got_ranges.count("step") == 2 and
+              sorted(r for r in got_ranges if r != "step") ==
+              sorted([f"step#{s}" for s in win] * 2), f"{got_ranges}")
+
+
+def check_sample(opts, exe, tag):
+    for name, flags in (("cudaProfilerApi", ["-c", "cudaProfilerApi"]),
+                        ("nvtx", ["-c", "nvtx", "-p", "step"])):
+        run = Run(opts, f"{tag}-{name}", exe, [], flags + ["--capture-range-end=stop"])
+        check_window(run, f"{tag} -c {name}", [30, 31, 32], kernels_per_step=2)
+    if run.reports and not opts.stats_done:
+        stats = subprocess.run([opts.nsys, "stats", "--report", "nvtx_sum", "--format",
+                                "table", run.reports[0]], capture_output=True, text=True)
+        note("nsys stats --report nvtx_sum of " + os.path.basename(run.reports[0]) + ":")
+        notes.extend(stats.stdout.splitlines())
+        opts.stats_done = True
+
+
+def measure_sizes(opts, exe):
+    """Report size of a 3-step window against a whole-run capture, 2,000 steps."""
+    window = Run(opts, "size-window", exe, ["2000"],
+                 ["-c", "cudaProfilerApi", "--capture-range-end=stop"])
+    whole = Run(opts, "size-whole", exe, ["2000"], [])
+    if not (window.reports and whole.reports):
+        check("size: both reports exist", False, f"{window.reports} {whole.reports}")
+        return
+    w, a = (os.path.getsize(r.reports[0]) for r in (window, whole))
+    nk_w = len(kernels(window.database(window.reports[0])))
+    nk_a = len(kernels(whole.database(whole.reports[0])))
+    note(f"2,000 steps: window report {w} bytes ({nk_w} kernels), whole run {a} bytes "
+         f"({nk_a} kernels), ratio whole/window = {a / w:.1f}")
+    check("size: the window report is smaller than the whole run", w < a, f"{w} >= {a}")
+    check("size: window holds 3 kernels, whole run 2,000", nk_w == 3 and nk_a == 2000,
+          f"{nk_w} / {nk_a}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--nsys", default="nsys")
+    parser.add_argument("--out", default="gpu-reports")
+    opts = parser.parse_args()
+    opts.stats_done = False
+    os.makedirs(opts.out, exist_ok=True)
+    build = opts.build
+    for exe, tag in ((f"{build}/tests/gpu/steps_cuda", "static-cudart"),
+                     (f"{build}/tests/gpu/steps_cuda_shared_rt", "shared-cudart")):
+        check_program(opts, exe, tag)
+    for exe, tag in ((f"{build}/samples/train_cuda", "train_cuda"),
+                     (f"{build}/samples/train_cuda_shared_rt", "train_cuda-shared-cudart")):
+        check_sample(opts, exe, tag)
+    measure_sizes(opts, f"{build}/tests/gpu/steps_cuda")
+    with open(os.path.join(opts.out, "measurements.txt"), "w") as f:
+        f.write("\n".join(notes) + "\n")
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    return 1 if results["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

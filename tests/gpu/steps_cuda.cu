@@ -1,0 +1,73 @@
+/*
+ * steps_cuda.cu - GPU test program whose kernels say which step launched
+ * them: step s of thread t launches `tag` with gridDim.x = 1000 * (t + 1) + s,
+ * so a report's CUPTI_ACTIVITY_KIND_KERNEL.gridX names the iteration.
+ *
+ *   steps_cuda STEPS            one thread, marked loop capture_window(30, 3)
+ *   steps_cuda STEPS threads    two threads in the same marked loop, ordered
+ *                               so that thread 0 closes its window while
+ *                               thread 1's is still open
+ *
+ * Prints "steps_cuda: done" last, so a check can tell whether nsys let the
+ * program run to its end.
+ */
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include <cuda_runtime.h>
+
+__global__ void tag(int *sink) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(sink, 1);
+}
+
+static std::atomic<int> progress[2]; /* highest step begun, per thread */
+static bool ordered;
+
+static void wait_until(int thread, int step) {
+  while (progress[thread].load() < step) std::this_thread::yield();
+}
+
+/* Thread 1 opens its window while thread 0's is open (0 waits at step 31),
+   then thread 0 closes its window and thread 1 keeps launching inside its
+   own (1 waits at step 31 for 0 to begin step 33). */
+static void keep_order(int thread, int step) {
+  progress[thread].store(step);
+  if (!ordered) return;
+  if (thread == 0 && step == 31) wait_until(1, 30);
+  if (thread == 1 && step == 31) wait_until(0, 33);
+}
+
+static void run_steps(int thread, int steps, int *sink) {
+#pragma capture_window(30, 3)
+  for (int step = 0; step < steps; step++) {
+    keep_order(thread, step);
+    tag<<<1000 * (thread + 1) + step, 32>>>(sink);
+    cudaDeviceSynchronize();
+  }
+  progress[thread].store(1 << 30);
+}
+
+int main(int argc, char **argv) {
+  int steps = argc > 1 ? atoi(argv[1]) : 50;
+  ordered = argc > 2 && strcmp(argv[2], "threads") == 0;
+  int *sink;
+  if (cudaMalloc(&sink, sizeof *sink) != cudaSuccess) {
+    fprintf(stderr, "steps_cuda: no usable GPU\n");
+    return 1;
+  }
+  cudaMemset(sink, 0, sizeof *sink);
+  if (ordered) {
+    std::thread other(run_steps, 1, steps, sink);
+    run_steps(0, steps, sink);
+    other.join();
+  } else {
+    run_steps(0, steps, sink);
+  }
+  int launched = 0;
+  cudaMemcpy(&launched, sink, sizeof launched, cudaMemcpyDeviceToHost);
+  printf("steps_cuda: %d kernels ran\nsteps_cuda: done\n", launched);
+  return 0;
+}

@@ -1,0 +1,31 @@
+// A marked host loop in a CUDA source (nvcc -Xcompiler -fplugin=...). It
+// launches a kernel only where a GPU answers; the point is the host side.
+// cw-run:
+// cw-expect: step#0..1(.) S step[ step#2..3(.) ] E step#4..5(.)
+#include "cw_test.h"
+#include <cuda_runtime.h>
+
+__global__ void scale(float *x, float f) { x[threadIdx.x] *= f; }
+
+int main()
+{
+  int devices = 0;
+  bool gpu = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  float *d = nullptr;
+  if (gpu)
+    gpu = cudaMalloc(&d, 32 * sizeof(float)) == cudaSuccess;
+  double host = 1.0;
+#pragma capture_window(2, 2)
+  for (int i = 0; i < 6; i++) {
+    cw_mark("step", i);
+    if (gpu)
+      scale<<<1, 32>>>(d, 1.5f);
+    host *= 1.5;
+  }
+  if (gpu) {
+    cudaDeviceSynchronize();
+    cudaFree(d);
+  }
+  printf("host %.4f\n", host);
+  return 0;
+}

@@ -1,0 +1,707 @@
+#!/usr/bin/env python3
+"""check_trace.py - check a capture-window event record.
+
+The record is what tests/recorder writes into $CW_RECORD: one line per event,
+in the global order the events happened, from the NVTX recorder
+(libcw_nvtx_recorder.so) and the stand-in CUDA driver (libcuda.so.1):
+
+    T<tid> push ascii step#3        T<tid> mark ascii step@3
+    T<tid> push registered step     T<tid> pop
+    T<tid> profiler start           T<tid> profiler stop
+    T<tid> push@DOMAIN ascii x      (an event of a domain other than the default)
+    T<tid> register step            T<tid> domain NAME     (bookkeeping, not events)
+
+Two kinds of check:
+
+(a) Invariants that hold for every run of every test program (contract
+    sections 2 and 3), given the trigger mode and each label's windows:
+    - per thread and domain, ranges are balanced;
+    - each iteration range `L#i` (an ASCII push in the default domain whose
+      label L is a marked loop's) directly contains exactly one program mark
+      `L@i` (the test programs mark `L@i` at the top of each body with their
+      own counter), and every program mark `L@i` of a label that has
+      iteration ranges sits directly inside `L#i`;
+    - per thread and label, the `L#i` indexes run 0, 1, 2, ... with no gap;
+    - `L#i` sits directly under a registered `L` range iff i lies in one of
+      L's windows (modes both and nvtx) - except after that window closed
+      early because the loop was left; a registered `L` contains nothing
+      but `L#i` ranges directly;
+    - profiler (modes both and cuda), scanning the whole file in order: a
+      start only while the profiler is off and no window is open in any
+      thread, a stop only while it is on and every window is closed, so one
+      start/stop pair per group of overlapping windows; in mode both the
+      starting thread's next event is its window push, the stopping thread's
+      previous event is its window pop, and window pushes and pops happen
+      only while the profiler is on; in mode cuda no registered range at all;
+      in mode nvtx no profiler call; in mode off neither, nor any `L#i`;
+    - with trigger cuda, the first iteration of a window runs while the
+      profiler is on;
+    - at the end the profiler is off.
+
+(b) The exact per-thread event sequence, written in a compact notation:
+
+    NAME(  ... )   ASCII push of NAME ... its pop
+    NAME[  ... ]   push of NAME as a registered string ... its pop
+    ~NAME( ... )   push with a wide (unicode) message
+    .              program mark derived from the enclosing ASCII range:
+                   inside `step#3(` it means the mark `step@3`
+    .TEXT          ASCII mark TEXT;  .^TEXT registered;  .~TEXT wide
+    S  E           CUDA profiler start / stop in this thread
+    S? E?          an optional profiler start / stop (which of several
+                   threads starts or stops the profiler is a race)
+    {DOM}X         event X in domain DOM instead of the default domain
+
+    NAME is [A-Za-z0-9_] followed by [A-Za-z0-9_.#@:/-]*; a name ends at a
+    bracket, so write `.step@0 .` (with a space) for two marks.
+    Repetition: a range whose name ends in `#A..B` stands for the same group
+    for i = A..B with `#i`, e.g. `step#0..2(.)` is
+    `step#0(.) step#1(.) step#2(.)`; likewise `.step@0..2` is three marks.
+
+    Example (loop of 4 iterations, window 2:1):
+      step#0..1(.) S step[ step#2(.) ] E step#3(.)
+
+    In a test source (see run_program_test.py for the driver):
+      // cw-run: CAPTURE_WINDOW=1:2          starts a run; env VAR=VALUE words
+      // cw-expect: step#0(.) ...            this thread's sequence (lines join)
+      // cw-thread: step#0(.) ...            starts another thread's sequence;
+                                             threads match as a multiset
+    A run with no cw-expect/cw-thread lines expects no events at all.
+
+Usage:
+    check_trace.py RECORD --expect 'TOKENS' [--expect-thread 'TOKENS' ...]
+                   [--mode both|cuda|nvtx|off|none] [--window L=S:C[,S:C]] ...
+                   [--no-profiler]
+Exit status 0 when every check passes; otherwise the problems are printed.
+"""
+
+import argparse
+import itertools
+import re
+import sys
+
+# ---------------------------------------------------------------- events
+
+
+class Event:
+    """One recorded or expected event.
+
+    verb: push, pop, mark, start (profiler), stop (profiler),
+          rangestart, rangeend.
+    """
+
+    __slots__ = ("tid", "verb", "domain", "kind", "text", "optional", "line")
+
+    def __init__(self, verb, domain="", kind="", text="", tid=None,
+                 optional=False, line=0):
+        self.verb = verb
+        self.domain = domain
+        self.kind = kind
+        self.text = text
+        self.tid = tid
+        self.optional = optional
+        self.line = line
+
+    def key(self):
+        return (self.verb, self.domain, self.kind, self.text)
+
+    def __str__(self):
+        if self.verb in ("start", "stop"):
+            s = "profiler " + self.verb
+        else:
+            s = self.verb
+            if self.domain:
+                s += "@" + self.domain
+            if self.kind:
+                s += " " + self.kind
+            if self.text:
+                s += " " + self.text
+        if self.optional:
+            s += " (optional)"
+        return s
+
+
+LINE_RE = re.compile(r"^T(\d+) (\S+?)(?:@(\S*?))?(?:#(\d+))?(?: (.*))?$")
+
+
+def parse_record(text):
+    """Return (events, problems). Bookkeeping lines are dropped."""
+    events, problems = [], []
+    for n, raw in enumerate(text.splitlines(), 1):
+        m = LINE_RE.match(raw)
+        if not m:
+            problems.append("record line %d is malformed: %r" % (n, raw))
+            continue
+        tid, verb, domain, rid, rest = m.groups()
+        domain = domain or ""
+        rest = rest or ""
+        if verb in ("register", "domain"):
+            continue
+        if verb == "profiler":
+            if rest not in ("start", "stop"):
+                problems.append("record line %d: unknown profiler call %r" % (n, raw))
+                continue
+            events.append(Event(rest, tid=int(tid), line=n))
+            continue
+        if verb in ("push", "mark", "rangestart"):
+            kind, _, msg = rest.partition(" ")
+            if kind not in ("ascii", "registered", "unicode", "none"):
+                problems.append("record line %d: unknown message kind %r" % (n, raw))
+                continue
+            if kind == "registered" and msg.startswith("?"):
+                problems.append("record line %d: registered message with a handle "
+                                "that was never registered: %r" % (n, raw))
+            events.append(Event(verb, domain, kind, msg if verb != "rangestart"
+                                else msg + "#" + (rid or ""), tid=int(tid), line=n))
+            continue
+        if verb in ("pop", "rangeend"):
+            text = (rid or "") if verb == "rangeend" else ""
+            events.append(Event(verb, domain, "", text, tid=int(tid), line=n))
+            continue
+        problems.append("record line %d: unknown event %r" % (n, raw))
+    return events, problems
+
+
+# -------------------------------------------------------------- notation
+
+NAME_START = re.compile(r"[A-Za-z0-9_]")
+NAME_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.#@:/-]*")
+REPEAT_RE = re.compile(r"^(.*)([#@])(\d+)\.\.(\d+)$")
+
+
+class NotationError(Exception):
+    pass
+
+
+def _parse_seq(text, pos, closer):
+    """Parse tokens until `closer` (or end). Return (nodes, pos)."""
+    nodes = []
+    n = len(text)
+    while True:
+        while pos < n and text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            if closer:
+                raise NotationError("missing %r at end of %r" % (closer, text))
+            return nodes, pos
+        domain = ""
+        if text[pos] == "{":
+            end = text.find("}", pos)
+            if end < 0:
+                raise NotationError("unclosed { at %d in %r" % (pos, text))
+            domain = text[pos + 1:end]
+            pos = end + 1
+        c = text[pos]
+        if c in ")]":
+            if domain:
+                raise NotationError("put the domain on the push, not the pop: %r" % text)
+            if c != closer:
+                raise NotationError("%r at %d does not match the open range in %r"
+                                    % (c, pos, text))
+            return nodes, pos + 1
+        if c == ".":
+            pos += 1
+            kind = "ascii"
+            if pos < n and text[pos] in "^~":
+                kind = "registered" if text[pos] == "^" else "unicode"
+                pos += 1
+            m = NAME_RE.match(text, pos)
+            if m:
+                nodes.append(("mark", domain, kind, m.group(0)))
+                pos = m.end()
+            elif kind != "ascii":
+                raise NotationError("mark kind without text at %d in %r" % (pos, text))
+            else:
+                nodes.append(("mark", domain, "derived", None))
+            continue
+        kind = "ascii"
+        if c == "~":
+            kind = "unicode"
+            pos += 1
+        m = NAME_RE.match(text, pos)
+        if not m:
+            raise NotationError("unexpected %r at %d in %r" % (text[pos], pos, text))
+        name, pos = m.group(0), m.end()
+        nxt = text[pos] if pos < n else ""
+        if nxt and nxt in "([":
+            if nxt == "[":
+                if kind != "ascii":
+                    raise NotationError("~ with [ in %r" % text)
+                kind = "registered"
+            children, pos = _parse_seq(text, pos + 1, ")" if nxt == "(" else "]")
+            nodes.append(("push", domain, kind, name, children))
+            continue
+        if name in ("S", "E") and kind == "ascii" and not domain:
+            optional = nxt == "?"
+            if optional:
+                pos += 1
+            nodes.append(("prof", "start" if name == "S" else "stop", optional))
+            continue
+        raise NotationError("%r at %d is neither a range, a mark nor S/E in %r"
+                            % (name, pos - len(name), text))
+
+
+def _flatten(nodes, parent, out):
+    for node in nodes:
+        if node[0] == "prof":
+            out.append(Event(node[1], optional=node[2]))
+        elif node[0] == "mark":
+            _, domain, kind, text = node
+            if kind == "derived":
+                if not parent or "#" not in parent:
+                    raise NotationError("'.' needs an enclosing NAME#i( range, not %r"
+                                        % parent)
+                label, _, idx = parent.rpartition("#")
+                out.append(Event("mark", domain, "ascii", "%s@%s" % (label, idx)))
+                continue
+            m = REPEAT_RE.match(text)
+            if m and m.group(2) == "@":
+                for i in range(int(m.group(3)), int(m.group(4)) + 1):
+                    out.append(Event("mark", domain, kind, "%s@%d" % (m.group(1), i)))
+            else:
+                out.append(Event("mark", domain, kind, text))
+        else:
+            _, domain, kind, name, children = node
+            m = REPEAT_RE.match(name)
+            names = [name]
+            if m and m.group(2) == "#":
+                names = ["%s#%d" % (m.group(1), i)
+                         for i in range(int(m.group(3)), int(m.group(4)) + 1)]
+            for nm in names:
+                out.append(Event("push", domain, kind, nm))
+                _flatten(children, nm if kind == "ascii" else parent, out)
+                out.append(Event("pop", domain))
+
+
+def parse_notation(text):
+    """Expected event list for one thread."""
+    nodes, _ = _parse_seq(text, 0, None)
+    out = []
+    _flatten(nodes, None, out)
+    return out
+
+
+# ---------------------------------------------------------- comparisons
+
+
+def match_sequence(expected, actual):
+    """True when `actual` equals `expected` with optional events dropped
+    or kept. Simple DP; the lists are short."""
+    if not any(e.optional for e in expected):
+        return len(expected) == len(actual) and all(
+            e.key() == a.key() for e, a in zip(expected, actual))
+    n, m = len(expected), len(actual)
+    ok = [[False] * (m + 1) for _ in range(n + 1)]
+    ok[n][m] = True
+    for i in range(n, -1, -1):
+        for j in range(m, -1, -1):
+            if i == n and j == m:
+                continue
+            r = False
+            if i < n:
+                e = expected[i]
+                if e.optional and ok[i + 1][j]:
+                    r = True
+                elif j < m and e.key() == actual[j].key() and ok[i + 1][j + 1]:
+                    r = True
+            ok[i][j] = r
+    return ok[0][0]
+
+
+def describe_difference(expected, actual):
+    """A short text showing where two sequences part."""
+    exp = [e for e in expected]
+    i = 0
+    while i < len(exp) and i < len(actual) and exp[i].key() == actual[i].key():
+        i += 1
+    lines = ["  first difference at event %d:" % i,
+             "    expected: %s" % (str(exp[i]) if i < len(exp) else "(end)"),
+             "    actual:   %s" % (str(actual[i]) if i < len(actual) else "(end)")]
+    return "\n".join(lines)
+
+
+def to_notation(events):
+    """Render a thread's events in the notation, for messages."""
+    out, stack, opened = [], [], []
+    for e in events:
+        dom = "{%s}" % e.domain if e.domain else ""
+        if e.verb == "push":
+            pre = "~" if e.kind == "unicode" else ""
+            br = "[" if e.kind == "registered" else "("
+            stack.append("]" if br == "[" else ")")
+            opened.append("%s%s%s%s" % (dom, pre, e.text or "?", br))
+            out.append(opened[-1])
+        elif e.verb == "pop":
+            out.append(stack.pop() if stack else "<pop>")
+            if opened:
+                opened.pop()
+        elif e.verb == "mark":
+            pre = {"registered": "^", "unicode": "~"}.get(e.kind, "")
+            m = MARK_RE.match(e.text) if e.kind == "ascii" and not e.domain else None
+            if m and opened and opened[-1] == "%s#%s(" % m.groups():
+                out.append(".")
+            else:
+                out.append("%s.%s%s" % (dom, pre, e.text))
+        elif e.verb in ("start", "stop"):
+            out.append("S" if e.verb == "start" else "E")
+        else:
+            out.append("<%s>" % e)
+    text = " ".join(out)
+    return re.sub(r"([(\[]) (?=[.)\]])|(\.) (?=[)\]])", r"\1\2", text)
+
+
+def by_thread(events):
+    threads = {}
+    for e in events:
+        threads.setdefault(e.tid, []).append(e)
+    return threads
+
+
+def check_expected(events, expected_threads):
+    """(b): the multiset of per-thread sequences equals the expected one."""
+    threads = by_thread(events)
+    tids = list(threads)
+    expected_threads = [t for t in expected_threads if t.strip()]
+    exp = [parse_notation(t) for t in expected_threads]
+    if len(tids) != len(exp):
+        return ["expected %d thread(s) with events, the record has %d:\n%s"
+                % (len(exp), len(tids), render_threads(threads))]
+    fits = [[match_sequence(e, threads[t]) for e in exp] for t in tids]
+    for perm in itertools.permutations(range(len(exp))):
+        if all(fits[k][perm[k]] for k in range(len(tids))):
+            return []
+    problems = []
+    if len(exp) == 1:
+        problems.append("event sequence differs\n  expected: %s\n  actual:   %s\n%s"
+                        % (expected_threads[0].strip(), to_notation(threads[tids[0]]),
+                           describe_difference(exp[0], threads[tids[0]])))
+    else:
+        problems.append("no assignment of the expected thread sequences matches\n"
+                        "  expected:\n%s\n  actual:\n%s"
+                        % ("\n".join("    " + t.strip() for t in expected_threads),
+                           render_threads(threads)))
+    return problems
+
+
+def render_threads(threads):
+    return "\n".join("    T%s: %s" % (tid, to_notation(ev)) for tid, ev in threads.items())
+
+
+# ---------------------------------------------------------- invariants
+
+ITER_RE = re.compile(r"^(.+)#(\d+)$")
+MARK_RE = re.compile(r"^(.+)@(\d+)$")
+
+
+class Node:
+    __slots__ = ("event", "children", "parent")
+
+    def __init__(self, event, parent):
+        self.event = event
+        self.children = []
+        self.parent = parent
+
+
+def build_trees(events, problems):
+    """Per thread, the default-domain forest; balance of every domain."""
+    roots = {}
+    stacks = {}      # (tid, domain) -> list of Node (default) or events
+    open_ids = {}
+    for e in events:
+        root = roots.setdefault(e.tid, Node(None, None))
+        st = stacks.setdefault((e.tid, e.domain), [])
+        cur = st[-1] if st else root
+        if e.verb == "rangestart":
+            open_ids[e.text.rpartition("#")[2]] = e
+            continue
+        if e.verb == "rangeend":
+            if open_ids.pop(e.text, None) is None:
+                problems.append("record line %d: range end of an unknown id" % e.line)
+            continue
+        if e.domain and e.verb in ("push", "pop", "mark"):
+            if e.verb == "push":
+                st.append(Node(e, None))
+            elif e.verb == "pop":
+                if not st:
+                    problems.append("record line %d: T%d pops domain %s with no open range"
+                                    % (e.line, e.tid, e.domain))
+                else:
+                    st.pop()
+            continue
+        node = Node(e, cur)
+        if e.verb == "pop":
+            if not st:
+                problems.append("record line %d: T%d pops with no open range"
+                                % (e.line, e.tid))
+            else:
+                st[-1].children.append(node)  # keep the pop as the range's last child
+                st.pop()
+            continue
+        cur.children.append(node)
+        if e.verb == "push":
+            st.append(node)
+    for (tid, domain), st in stacks.items():
+        if st:
+            problems.append("T%d ends with %d open range(s)%s: %s"
+                            % (tid, len(st), " in domain " + domain if domain else "",
+                               ", ".join(str(n.event) for n in st)))
+    for rid, e in open_ids.items():
+        problems.append("record line %d: range %s never ended" % (e.line, rid))
+    return roots
+
+
+def walk(node):
+    for c in node.children:
+        yield c
+        yield from walk(c)
+
+
+def window_of(i, windows):
+    for s, c in windows:
+        if s <= i < s + c:
+            return (s, c)
+    return None
+
+
+def in_windows(i, windows):
+    return any(s <= i < s + c for s, c in windows)
+
+
+def check_invariants(events, mode, windows, profiler_present=True):
+    """(a): see the module comment. windows: {label: [(start, count), ...]}."""
+    problems = []
+    roots = build_trees(events, problems)
+    labels = set(windows)
+
+    iter_labels = set()
+    for e in events:
+        m = ITER_RE.match(e.text) if e.verb == "push" and e.kind == "ascii" \
+            and not e.domain else None
+        if m:
+            iter_labels.add(m.group(1))
+            if m.group(1) not in labels:
+                problems.append("record line %d: iteration range %r of a label with "
+                                "no known window (declare it: // cw-windows: %s=S:C)"
+                                % (e.line, e.text, m.group(1)))
+    if mode == "off":
+        for e in events:
+            if e.verb in ("start", "stop") or (e.verb == "push" and e.kind == "registered"):
+                problems.append("record line %d: %s in a run with capture off"
+                                % (e.line, e))
+        for lab in sorted(iter_labels & labels):
+            problems.append("iteration ranges of %r in a run with capture off" % lab)
+
+    marked_labels = set()
+    for e in events:
+        m = MARK_RE.match(e.text) if e.verb == "mark" and not e.domain else None
+        if m:
+            marked_labels.add(m.group(1))
+
+    for tid, root in roots.items():
+        counters, opened = {}, set()
+        for node in walk(root):
+            e = node.event
+            if e.verb == "mark" and e.kind == "ascii" and not e.domain:
+                m = MARK_RE.match(e.text)
+                if m and m.group(1) in iter_labels:
+                    p = node.parent.event
+                    want = "%s#%s" % (m.group(1), m.group(2))
+                    if not (p and p.verb == "push" and p.kind == "ascii" and p.text == want):
+                        problems.append("record line %d: program mark %r of T%d is not "
+                                        "directly inside %r (it is inside %s)"
+                                        % (e.line, e.text, tid, want,
+                                           repr(p.text) if p else "no range"))
+            if e.verb != "push" or e.domain:
+                continue
+            if e.kind == "registered":
+                if e.text in labels:
+                    for c in node.children:
+                        ce = c.event
+                        if ce.verb == "pop":
+                            continue
+                        m = ITER_RE.match(ce.text) if ce.verb == "push" else None
+                        if not (m and ce.kind == "ascii" and m.group(1) == e.text):
+                            problems.append("record line %d: window range %r of T%d "
+                                            "directly contains %s" % (ce.line, e.text, tid, ce))
+                if mode == "cuda":
+                    problems.append("record line %d: registered range %r with trigger cuda"
+                                    % (e.line, e.text))
+                continue
+            m = ITER_RE.match(e.text)
+            if not (m and e.kind == "ascii" and m.group(1) in labels):
+                continue
+            label, i = m.group(1), int(m.group(2))
+            want = counters.get(label, 0)
+            if i != want:
+                problems.append("record line %d: T%d iteration %r, expected index %d "
+                                "(indexes count 0, 1, 2, ... per thread and loop)"
+                                % (e.line, tid, e.text, want))
+            counters[label] = i + 1
+            marks = [c.event for c in node.children if c.event.verb == "mark"
+                     and not c.event.domain and MARK_RE.match(c.event.text)
+                     and MARK_RE.match(c.event.text).group(1) == label]
+            if label in marked_labels:
+                if [x.text for x in marks] != ["%s@%d" % (label, i)]:
+                    problems.append("record line %d: iteration %r of T%d directly holds "
+                                    "program marks %s, expected exactly ['%s@%d']"
+                                    % (e.line, e.text, tid, [x.text for x in marks], label, i))
+            p = node.parent.event
+            under = bool(p and p.verb == "push" and p.kind == "registered"
+                         and p.text == label and not p.domain)
+            inside = in_windows(i, windows[label])
+            if under:
+                opened.add((label, window_of(i, windows[label])))
+            elif inside and (label, window_of(i, windows[label])) in opened:
+                inside = False  # that window was closed early: the loop was left
+            if mode in ("both", "nvtx") and under != inside:
+                problems.append("record line %d: T%d %r is %s the window range %r, but "
+                                "iteration %d is %s its windows %s"
+                                % (e.line, tid, e.text, "directly under" if under else
+                                   "not directly under", label, i,
+                                   "inside" if inside else "outside", windows[label]))
+
+    if profiler_present:
+        problems += check_profiler(events, mode, windows)
+    else:
+        for e in events:
+            if e.verb in ("start", "stop"):
+                problems.append("record line %d: profiler call recorded although no "
+                                "driver is loadable" % e.line)
+    return problems
+
+
+def check_profiler(events, mode, windows):
+    problems = []
+    threads = by_thread(events)
+    pos_in_thread = {}
+    for tid, ev in threads.items():
+        for k, e in enumerate(ev):
+            pos_in_thread[id(e)] = (tid, k)
+    # What each default-domain pop closes.
+    closes, stacks = {}, {}
+    for e in events:
+        if e.domain:
+            continue
+        st = stacks.setdefault(e.tid, [])
+        if e.verb == "push":
+            st.append(e)
+        elif e.verb == "pop" and st:
+            closes[id(e)] = st.pop()
+
+    def is_window_pop(e):
+        o = closes.get(id(e)) if e else None
+        return bool(o and o.kind == "registered" and o.text in windows)
+
+    on = False
+    open_windows = 0
+    for e in events:
+        if e.verb in ("start", "stop"):
+            if mode in ("nvtx", "off"):
+                problems.append("record line %d: profiler %s with trigger %s"
+                                % (e.line, e.verb, mode))
+                continue
+            tid, k = pos_in_thread[id(e)]
+            if e.verb == "start":
+                if on:
+                    problems.append("record line %d: profiler start while it is already on"
+                                    % e.line)
+                if open_windows:
+                    problems.append("record line %d: profiler start while %d window(s) "
+                                    "are open" % (e.line, open_windows))
+                on = True
+                if mode == "both":
+                    nxt = threads[tid][k + 1] if k + 1 < len(threads[tid]) else None
+                    if not (nxt and nxt.verb == "push" and nxt.kind == "registered"
+                            and not nxt.domain):
+                        problems.append("record line %d: profiler start of T%d is not "
+                                        "followed by its window push (next: %s)"
+                                        % (e.line, tid, nxt))
+            else:
+                if not on:
+                    problems.append("record line %d: profiler stop while it is off" % e.line)
+                if open_windows:
+                    problems.append("record line %d: profiler stop while %d window(s) "
+                                    "are still open" % (e.line, open_windows))
+                on = False
+                if mode == "both":
+                    prev = threads[tid][k - 1] if k > 0 else None
+                    if not is_window_pop(prev):
+                        problems.append("record line %d: profiler stop of T%d does not "
+                                        "directly follow its window pop (previous: %s)"
+                                        % (e.line, tid, prev))
+            continue
+        if e.domain:
+            continue
+        if e.verb == "push":
+            if e.kind == "registered" and e.text in windows:
+                open_windows += 1
+                if mode == "both" and not on:
+                    problems.append("record line %d: window %r opens while the profiler "
+                                    "is off" % (e.line, e.text))
+            # With trigger cuda, the first iteration of a window runs with the
+            # profiler on (with both, the window range checks cover it).
+            m = ITER_RE.match(e.text) if e.kind == "ascii" else None
+            if m and m.group(1) in windows and mode == "cuda" and not on \
+                    and int(m.group(2)) in [s for s, _ in windows[m.group(1)]]:
+                problems.append("record line %d: iteration %r of a window runs while the "
+                                "profiler is off" % (e.line, e.text))
+        elif e.verb == "pop" and is_window_pop(e):
+            open_windows -= 1
+            if mode == "both" and not on:
+                problems.append("record line %d: window %r closes while the profiler "
+                                "is off" % (e.line, closes[id(e)].text))
+    if on:
+        problems.append("the profiler is still on at the end of the run")
+    return problems
+
+
+# ---------------------------------------------------------------- main
+
+
+def parse_windows(specs):
+    windows = {}
+    for spec in specs:
+        label, _, wins = spec.partition("=")
+        lst = windows.setdefault(label, [])
+        for w in wins.split(","):
+            s, _, c = w.partition(":")
+            lst.append((int(s), int(c)))
+    return windows
+
+
+def check(record_text, expected_threads, mode="both", windows=None,
+          profiler_present=True):
+    """All checks; returns a list of problems (empty = pass)."""
+    events, problems = parse_record(record_text)
+    if problems:
+        return problems
+    problems += check_invariants(events, mode, windows or {}, profiler_present)
+    problems += check_expected(events, expected_threads)
+    return problems
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("record")
+    ap.add_argument("--expect", default=None, help="the sequence of the only thread")
+    ap.add_argument("--expect-thread", action="append", default=[],
+                    help="one thread's sequence (repeat for several threads)")
+    ap.add_argument("--mode", default="both", choices=["both", "cuda", "nvtx", "off"])
+    ap.add_argument("--window", action="append", default=[], metavar="L=S:C[,S:C]")
+    ap.add_argument("--no-profiler", action="store_true",
+                    help="no driver was loadable: no profiler calls may appear")
+    a = ap.parse_args(argv)
+    threads = ([a.expect] if a.expect else []) + a.expect_thread
+    with open(a.record) as f:
+        text = f.read()
+    try:
+        problems = check(text, threads, a.mode, parse_windows(a.window),
+                         not a.no_profiler)
+    except NotationError as e:
+        problems = ["bad notation: %s" % e]
+    for p in problems:
+        print("FAIL: " + p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""run_program_test.py - build one test program with and without the
+capture-window plugin, run it, and check what it emitted.
+
+A test program is a small C, C++ or CUDA source whose comments say how to
+run it and what each run must emit (notation: see check_trace.py):
+
+    // cw-run: CAPTURE_WINDOW=1:2 RANK=3     a run; words are VAR=VALUE
+    //                                       (shell quoting) or options:
+    //     --mode=both|cuda|nvtx|off         what the checker expects the
+    //                                       runtime to do (default: from
+    //                                       CAPTURE_WINDOW/..._TRIGGER)
+    //     --no-libcuda                      no libcuda.so.1 on the path
+    // cw-expect: step#0..1(.) S step[ ...   this thread's events (lines join)
+    // cw-thread: ...                        another thread's events
+    // cw-stderr: TEXT                       a line the run must print to
+    //                                       stderr (all lines, in order;
+    //                                       none given: stderr is empty)
+    // cw-stderr-re: REGEX                   the same, matched as a regex
+    //
+    // cw-windows: LABEL=S:C[,S:C] ...       (file) windows of each label
+    //                                       when not readable from the
+    //                                       pragmas themselves
+    // cw-flags: -DX ...                     (file) extra compiler flags
+    // cw-exit: N                            (file) expected exit status
+    // cw-link: static                       (file) link libcapture_window.a
+
+Each source is built twice per optimization level (-O0 and -O2): with the
+plugin and linked with libcapture_window, and without. For every run:
+the same environment runs both builds (NVTX_INJECTION64_PATH = recorder,
+CW_RECORD = a fresh file, LD_LIBRARY_PATH = the stand-in libcuda.so.1,
+plus the run's variables); stdout and the exit status must be identical;
+the plugin build's record must pass check_trace.check and its stderr must
+be exactly the declared lines; the plain build's record must hold the
+program's own marks only, the same ones. A last run with no NVTX tool
+attached must also give the same stdout and an empty stderr.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_trace  # noqa: E402
+
+CW_VARS = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_RANKS",
+           "CAPTURE_WINDOW_TRIGGER", "CAPTURE_WINDOW_VERBOSE", "RANK",
+           "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+           "NVTX_INJECTION64_PATH", "NVTX_INJECTION32_PATH", "CW_RECORD")
+
+DIRECTIVE_RE = re.compile(r"^\s*//\s*cw-([a-z-]+):?(.*)$")
+PRAGMA_RE = re.compile(
+    r'(?:capture_window|CAPTURE_WINDOW(?:_LABEL)?)\s*\(\s*(\d+)\s*,\s*(\d+)\s*'
+    r'(?:,\s*\\?"([A-Za-z0-9_.-]+)\\?"\s*)?\)')
+WINDOWS_RE = re.compile(r"^\d+:\d+(,\d+:\d+)*$")
+
+
+class Run:
+    def __init__(self, line, words):
+        self.line = line
+        self.env = {}
+        self.mode = None
+        self.no_libcuda = False
+        self.threads = []
+        self.stderr = []  # (is_regex, text)
+        for w in words:
+            if w.startswith("--mode="):
+                self.mode = w.split("=", 1)[1]
+            elif w == "--no-libcuda":
+                self.no_libcuda = True
+            elif "=" in w and not w.startswith("-"):
+                k, v = w.split("=", 1)
+                self.env[k] = v
+            else:
+                raise SystemExit("line %d: unknown cw-run word %r" % (line, w))
+
+    def name(self):
+        words = ["%s=%s" % kv for kv in self.env.items()]
+        if self.no_libcuda:
+            words.append("--no-libcuda")
+        return "run at line %d (%s)" % (self.line, " ".join(words) or "defaults")
+
+
+def parse_source(path):
+    runs, windows, flags, exit_status, link = [], {}, [], 0, "shared"
+    pragma_windows = {}
+    with open(path) as f:
+        lines = f.read().splitlines()
+    for n, text in enumerate(lines, 1):
+        for m in PRAGMA_RE.finditer(text):
+            if "cw-" in text:
+                continue
+            label = m.group(3) or "step"
+            w = (int(m.group(1)), int(m.group(2)))
+            pragma_windows.setdefault(label, set()).add(w)
+        m = DIRECTIVE_RE.match(text)
+        if not m:
+            continue
+        kind, arg = m.group(1), m.group(2).strip()
+        if kind == "run":
+            runs.append(Run(n, shlex.split(arg)))
+        elif kind in ("expect", "thread", "stderr", "stderr-re"):
+            if not runs:
+                raise SystemExit("%s:%d: cw-%s before any cw-run" % (path, n, kind))
+            run = runs[-1]
+            if kind == "thread" or (kind == "expect" and not run.threads):
+                run.threads.append(arg)
+            elif kind == "expect":
+                run.threads[-1] += " " + arg
+            else:
+                run.stderr.append((kind == "stderr-re", arg))
+        elif kind == "windows":
+            for spec in arg.split():
+                windows.update(check_trace.parse_windows([spec]))
+        elif kind == "flags":
+            flags += shlex.split(arg)
+        elif kind == "exit":
+            exit_status = int(arg)
+        elif kind == "link":
+            if arg not in ("shared", "static"):
+                raise SystemExit("%s:%d: cw-link is shared or static" % (path, n))
+            link = arg
+        else:
+            raise SystemExit("%s:%d: unknown directive cw-%s" % (path, n, kind))
+    for label, ws in pragma_windows.items():
+        if label not in windows:
+            if len(ws) > 1:
+                raise SystemExit("%s: label %r has several windows %s; declare them "
+                                 "with cw-windows" % (path, label, sorted(ws)))
+            windows[label] = sorted(ws)
+    if not runs:
+        raise SystemExit("%s: no cw-run line" % path)
+    return runs, windows, flags, exit_status, link
+
+
+def run_windows(run, windows):
+    """The windows the checker applies in this run."""
+    value = run.env.get("CAPTURE_WINDOW")
+    if value and WINDOWS_RE.match(value):
+        spans = [tuple(int(x) for x in w.split(":")) for w in value.split(",")]
+        return {label: spans for label in windows}
+    return windows
+
+
+def run_mode(run):
+    if run.mode:
+        return run.mode
+    if run.env.get("CAPTURE_WINDOW") == "off":
+        return "off"
+    return run.env.get("CAPTURE_WINDOW_TRIGGER", "both")
+
+
+class Driver:
+    def __init__(self, a):
+        self.a = a
+        self.failures = []
+        self.link = "shared"
+        self.work = a.work_dir
+        os.makedirs(self.work, exist_ok=True)
+
+    def fail(self, what):
+        self.failures.append(what)
+        print("FAIL: " + what)
+
+    # -- building
+
+    def compile(self, source, out, with_plugin, opt, flags):
+        a = self.a
+        ext = os.path.splitext(source)[1]
+        includes = ["-I" + d for d in a.include if d]
+        if ext == ".cu":
+            cmd = [a.nvcc, opt, "-o", out, source] + includes + flags
+            if with_plugin:
+                cmd += ["-Xcompiler", "-fplugin=" + a.plugin]
+            else:
+                cmd += ["-Xcompiler", "-Wno-unknown-pragmas"]
+            cmd += ["-Xcompiler", "-pthread", "-ldl"]
+        else:
+            cc = a.cxx if ext in (".cpp", ".cc", ".cxx") else a.cc
+            std = "-std=gnu++17" if cc == a.cxx else "-std=gnu11"
+            cmd = [cc, std, opt, "-g", "-Wall", "-pthread", "-o", out, source] \
+                + includes + flags
+            cmd += ["-fplugin=" + a.plugin] if with_plugin else ["-Wno-unknown-pragmas"]
+            cmd += ["-ldl"]
+        if with_plugin and ext == ".cu":
+            d = os.path.dirname(a.runtime)
+            cmd += ["-L" + d, "-lcapture_window", "-Xlinker", "-rpath=" + d]
+        elif with_plugin and self.link == "static":
+            cmd += [a.runtime_static, "-ldl", "-pthread"]
+        elif with_plugin:
+            cmd += [a.runtime, "-Wl,-rpath," + os.path.dirname(a.runtime)]
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+        what = "%s build %s" % ("plugin" if with_plugin else "plain", opt)
+        if p.returncode != 0:
+            self.fail("%s does not compile:\n  %s\n%s" % (what, shlex.join(cmd),
+                                                        p.stdout + p.stderr))
+            return False
+        if with_plugin and ext != ".cu" and p.stderr.strip():
+            self.fail("%s prints diagnostics (the plugin must be silent on valid "
+                      "code):\n%s" % (what, p.stderr))
+        return True
+
+    # -- running
+
+    def environment(self, run, record, tool=True):
+        env = {k: v for k, v in os.environ.items() if k not in CW_VARS}
+        paths = [p for p in env.get("LD_LIBRARY_PATH", "").split(":") if p]
+        paths = [p for p in paths if os.path.realpath(p) !=
+                 os.path.realpath(self.a.fakecuda_dir)]
+        if not run.no_libcuda:
+            paths.insert(0, self.a.fakecuda_dir)
+        env["LD_LIBRARY_PATH"] = ":".join(paths)
+        if tool:
+            env["NVTX_INJECTION64_PATH"] = self.a.recorder
+        env["CW_RECORD"] = record
+        env.update(run.env)
+        return env
+
+    def execute(self, exe, env):
+        record = env["CW_RECORD"]
+        if os.path.exists(record):
+            os.unlink(record)
+        try:
+            p = subprocess.run([exe], env=env, capture_output=True, text=True, errors="replace",
+                               timeout=self.a.timeout)
+        except subprocess.TimeoutExpired:
+            return None, "", "timed out after %ss" % self.a.timeout, ""
+        text = ""
+        if os.path.exists(record):
+            with open(record) as f:
+                text = f.read()
+        return p.returncode, p.stdout, p.stderr, text
+
+    def check_stderr(self, where, run, stderr):
+        lines = stderr.splitlines()
+        want = run.stderr
+        ok = len(lines) == len(want) and all(
+            (re.fullmatch(t, l) if rx else t == l) for (rx, t), l in zip(want, lines))
+        if not ok:
+            self.fail("%s: stderr differs\n  expected:\n%s\n  actual:\n%s" % (
+                where, "\n".join("    " + ("re:" if rx else "") + t for rx, t in want)
+                or "    (nothing)", "\n".join("    " + l for l in lines) or "    (nothing)"))
+
+    def check_run(self, run, windows, exes, opt, exit_status):
+        where = "%s %s" % (opt, run.name())
+        results = {}
+        if "plain" not in exes:  # a prebuilt program: only its own record counts
+            record = os.path.join(self.work, "prebuilt.line%d.record" % run.line)
+            rc, out, err, trace = self.execute(exes["plugin"], self.environment(run, record))
+            if rc != exit_status:
+                self.fail("%s: exit status %s, expected %s" % (where, rc, exit_status))
+            self.check_stderr(where, run, err)
+            self.check_record(where, run, windows, trace)
+            return
+        for kind in ("plugin", "plain"):
+            record = os.path.join(self.work, "%s%s.line%d.record" % (kind, opt, run.line))
+            results[kind] = self.execute(exes[kind], self.environment(run, record))
+        (prc, pout, perr, ptrace), (qrc, qout, qerr, qtrace) = \
+            results["plugin"], results["plain"]
+        if qrc != exit_status:
+            self.fail("%s: the plain build exits with %s, expected %s (stderr: %s)"
+                      % (where, qrc, exit_status, qerr.strip()))
+        if prc != qrc:
+            self.fail("%s: exit status %s with the plugin, %s without (stderr: %s)"
+                      % (where, prc, qrc, perr.strip()))
+        if pout != qout:
+            self.fail("%s: stdout differs with the plugin\n--- without:\n%s--- with:\n%s"
+                      % (where, qout, pout))
+        self.check_stderr(where, run, perr)
+        self.check_record(where, run, windows, ptrace)
+        self.check_plain_marks(where, ptrace, qtrace)
+
+    def check_record(self, where, run, windows, ptrace):
+        try:
+            problems = check_trace.check(ptrace, run.threads, run_mode(run),
+                                         run_windows(run, windows),
+                                         profiler_present=not run.no_libcuda)
+        except check_trace.NotationError as e:
+            problems = ["bad notation in the test: %s" % e]
+        for p in problems:
+            self.fail("%s: %s" % (where, p))
+        if problems:
+            print("  record of the plugin build (%d lines):\n%s" % (
+                len(ptrace.splitlines()),
+                "".join("    " + l + "\n" for l in ptrace.splitlines()[:200])))
+
+    def check_plain_marks(self, where, ptrace, qtrace):
+        """The plain build emits the program's marks and nothing else, and the
+        plugin build emits the same marks."""
+        pev, _ = check_trace.parse_record(ptrace)
+        qev, problems = check_trace.parse_record(qtrace)
+        for e in qev:
+            if e.verb != "mark":
+                problems.append("the plain build records %s (record line %d)" % (e, e.line))
+
+        def marks(events):
+            per = {}
+            for e in events:
+                if e.verb == "mark":
+                    per.setdefault(e.tid, []).append(e.text)
+            return sorted(per.values())
+        if marks(pev) != marks(qev):
+            problems.append("program marks differ with the plugin:\n  without: %s\n"
+                            "  with:    %s" % (marks(qev), marks(pev)))
+        for p in problems:
+            self.fail("%s: %s" % (where, p))
+
+    def check_untraced(self, exes, opt):
+        """No NVTX tool attached: same output, nothing on stderr."""
+        run = Run(0, [])
+        env = self.environment(run, os.path.join(self.work, "untraced.record"),
+                               tool=False)
+        out = {}
+        for kind in ("plugin", "plain"):
+            out[kind] = self.execute(exes[kind], env)
+        if out["plugin"][:2] != out["plain"][:2]:
+            self.fail("%s no tool attached: exit/stdout differ: plugin %r, plain %r"
+                      % (opt, out["plugin"][:2], out["plain"][:2]))
+        if out["plugin"][2]:
+            self.fail("%s no tool attached: stderr is not empty:\n%s"
+                      % (opt, out["plugin"][2]))
+
+    def main(self):
+        a = self.a
+        runs, windows, flags, exit_status, self.link = parse_source(a.source)
+        base = os.path.splitext(os.path.basename(a.source))[0]
+        if a.prebuilt:
+            for run in runs:
+                self.check_run(run, windows, {"plugin": a.prebuilt}, "prebuilt",
+                               exit_status)
+            return self.report()
+        for opt in a.opt:
+            exes = {}
+            for kind in ("plugin", "plain"):
+                exes[kind] = os.path.join(self.work, "%s%s.%s" % (base, opt, kind))
+                if not self.compile(a.source, exes[kind], kind == "plugin", opt, flags):
+                    return self.report()
+            for run in runs:
+                self.check_run(run, windows, exes, opt, exit_status)
+            self.check_untraced(exes, opt)
+        return self.report()
+
+    def report(self):
+        if self.failures:
+            print("%d failure(s) in %s" % (len(self.failures), self.a.source))
+            return 1
+        print("ok: %s" % self.a.source)
+        return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--plugin", help="capture_window.so (GCC plugin)")
+    ap.add_argument("--runtime", help="libcapture_window.so")
+    ap.add_argument("--runtime-static", help="libcapture_window.a")
+    ap.add_argument("--prebuilt", help="run this program instead of building "
+                    "--source (its comments still give the runs)")
+    ap.add_argument("--recorder", required=True, help="libcw_nvtx_recorder.so")
+    ap.add_argument("--fakecuda-dir", required=True, help="folder of the stand-in libcuda.so.1")
+    ap.add_argument("--include", action="append", default=[],
+                    help="include folder (repeatable; ';' separates several)")
+    ap.add_argument("--work-dir", required=True)
+    ap.add_argument("--cc", default="gcc")
+    ap.add_argument("--cxx", default="g++")
+    ap.add_argument("--nvcc", default="nvcc")
+    ap.add_argument("--opt", action="append", default=None)
+    ap.add_argument("--timeout", type=float, default=30)
+    a = ap.parse_args()
+    a.include = [d for arg in a.include for d in arg.split(";")]
+    a.opt = a.opt or ["-O0", "-O2"]
+    if not a.prebuilt and not (a.plugin and a.runtime):
+        ap.error("--plugin and --runtime are needed to build --source")
+    if os.path.isdir(a.work_dir):
+        shutil.rmtree(a.work_dir)
+    return Driver(a).main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
