@@ -7,9 +7,11 @@
  * end wraps around a loop with declarations in its header: C and C++ put
  * `for (int i = 0; ...)` in a block { i = 0; FOR_STMT }, C++ a range-for in
  * { __for_range = ...; __for_begin = ...; FOR_STMT }, possibly inside a
- * CLEANUP_STMT for temporaries.  Such header statements come after the
- * loop's keyword in the source; statements that come before it are a block
- * the user wrote, which is not a loop.
+ * CLEANUP_STMT for temporaries.  A for loop whose init clause is an
+ * expression, `for (i = 0; ...)`, has no scope of its own: the init is a
+ * statement of the enclosing list, right before the FOR_STMT.  Such header
+ * statements come after the loop's keyword in the source; statements that
+ * come before it are ones the user wrote, which are not a loop.
  */
 #include "cw-gcc.h"
 #include "cw_messages.h"
@@ -102,6 +104,69 @@ find_loop (tree t, bool *openmp)
 	}
     }
   return NULL_TREE;
+}
+
+/* True if location A comes before location B in the source.  Tokens of
+   one macro expansion are ordered by their place in the expansion, so
+   `#define M x = 1; for (i = 0; ...)` still tells `x = 1` from the init. */
+static bool
+comes_before (location_t a, location_t b)
+{
+  return linemap_compare_locations (line_table, a, b) > 0;
+}
+
+/* The statements at I are the init clause of a for loop written as an
+   expression, `for (i = 0; ...)` or `for (i = 0, j = 0; ...)`: the front
+   ends emit it as statements of the enclosing list right before the
+   FOR_STMT, located after the `for` keyword or, in C, at it when the init
+   has no location of its own (`for (0; ...)`).  A statement the user wrote between
+   the pragma and the loop comes before the keyword, or has no location to
+   tell: not an init.  If they are, move the init and the loop into one
+   statement list that takes the place of the first, so that the loop is
+   entered before its init runs, and return the loop; else NULL. */
+static tree
+group_for_init (tree_stmt_iterator *i)
+{
+  tree_stmt_iterator j = *i;
+  tree loop = NULL_TREE;
+
+  for (; !tsi_end_p (j); tsi_next (&j))
+    {
+      tree s = tsi_stmt (j);
+      if (TREE_CODE (s) == FOR_STMT)
+	{
+	  loop = s;
+	  break;
+	}
+      if (TREE_CODE (s) == DEBUG_BEGIN_STMT)
+	continue;
+      if (!EXPR_HAS_LOCATION (s) || cw_marker_id (s) >= 0 || is_loop (s)
+	  || is_openmp_loop (s))
+	return NULL_TREE;
+    }
+  if (!loop || !EXPR_HAS_LOCATION (loop) || tsi_stmt (*i) == loop)
+    return NULL_TREE;
+  for (j = *i; tsi_stmt (j) != loop; tsi_next (&j))
+    {
+      tree s = tsi_stmt (j);
+      if (TREE_CODE (s) != DEBUG_BEGIN_STMT
+	  && comes_before (EXPR_LOCATION (s), EXPR_LOCATION (loop)))
+	return NULL_TREE;
+    }
+
+  tree group = alloc_stmt_list ();
+  append_to_statement_list_force (tsi_stmt (*i), &group);
+  for (j = *i, tsi_next (&j); !tsi_end_p (j);)
+    {
+      tree s = tsi_stmt (j);
+      append_to_statement_list_force (s, &group);
+      tsi_delink (&j);
+      if (s == loop)
+	break;
+    }
+  /* Assigned, not linked: linking a list would splice it back in. */
+  *tsi_stmt_ptr (*i) = group;
+  return loop;
 }
 
 static bool
@@ -221,6 +286,8 @@ handle_marker (tree_stmt_iterator *i, tree fndecl)
     return;
   bool openmp = false;
   tree loop = tsi_end_p (*i) ? NULL_TREE : find_loop (tsi_stmt (*i), &openmp);
+  if (!loop && !openmp && !tsi_end_p (*i))
+    loop = group_for_init (i);
   if (loop && block_closes_between (cw_expansion_point (first->loc),
 				   cw_expansion_point (EXPR_LOCATION (loop))))
     loop = NULL_TREE;

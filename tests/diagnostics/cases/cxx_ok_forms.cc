@@ -26,5 +26,11 @@ int main() {
   while (Node *q = p) p = q->next;
 #pragma capture_window(0, 1, "str") // { cw-note "label \"str\"" col=9 }
   for (std::string t = "ab"; t.size() < 4; t += "x") r += work(1);
+  std::string u;
+  int i, j;
+#pragma capture_window(0, 1, "expr") // { cw-note "label \"expr\"" col=9 }
+  for (u = std::string("a") + "b"; u.size() < 4; u += "x") r += work(2);
+#pragma capture_window(0, 1, "comma") // { cw-note "label \"comma\"" col=9 }
+  for (i = 0, j = 1; i < 3; i++, j++) r += work(j);
   return r;
 }

@@ -23,6 +23,11 @@ void f(int n) {
   CAPTURE_WINDOW_LABEL(1, 2, "lbl")
   while (i--) continue;
   MARKED_LOOP(n, step(k);)
+  int j;
+#pragma capture_window(1, 2, "expr")
+  for (i = 0; i < n; i++) step(i);
+#pragma capture_window(1, 2, "comma")
+  for (i = 0, j = n; i < j; i++, j--) step(j);
   {
 #pragma capture_window(0, 4611686018427387904, "max")
     for (;;) break;

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The main job of README.md: install what is missing, build, instrument
+# samples/train_cpu.c with the GCC plugin, run it and show the window it
+# captures: first the runtime's own log, then the NVTX events a profiler
+# sees (recorded through NVTX_INJECTION64_PATH, the door nsys uses) and the
+# CUDA profiler calls (through a stand-in driver, as this machine may have
+# no GPU).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh >/dev/null
+build=${CW_BUILD_DIR:-build}
+export LD_LIBRARY_PATH=$PWD/$build/runtime
+
+echo "== gcc -fplugin=$build/plugin/gcc/capture_window.so -fplugin-arg-capture_window-verbose samples/train_cpu.c"
+gcc -fplugin="$build/plugin/gcc/capture_window.so" -fplugin-arg-capture_window-verbose \
+    samples/train_cpu.c -L"$build/runtime" -lcapture_window -o "$build/train_cpu_demo" 2>&1
+
+echo; echo "== CAPTURE_WINDOW_VERBOSE=1 ./train_cpu"
+CAPTURE_WINDOW_VERBOSE=1 "$build/train_cpu_demo" 2>&1
+
+echo; echo "== the events around the window (NVTX recorder + stand-in CUDA driver)"
+record=$(mktemp)
+CW_RECORD=$record NVTX_INJECTION64_PATH=$PWD/$build/tests/recorder/libcw_nvtx_recorder.so \
+  LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$PWD/$build/tests/fakecuda "$build/train_cpu_demo" >/dev/null
+# Show one line per event from step#28 to step#34, indented by nesting.
+awk '$2 == "register" || $2 == "domain" { next }
+     { ev = ($2 == "pop") ? "pop" : ($2 == "profiler") ? "profiler " $3 : $2 " " $3 " " $4 }
+     $2 == "pop" { depth--; name = stack[depth] }
+     $2 == "push" { name = $4; stack[depth] = name }
+     name ~ /^step(#(2[89]|3[0-4]))?$/ { printf "%*s%s\n", 2 * depth, "", (ev == "pop" ? "pop " name : ev) }
+     $2 == "push" { depth++ }' "$record"
+rm -f "$record"
+echo; echo "The window holds steps 30-32. Profile a CUDA program the same way:"
+echo "  nsys profile -c cudaProfilerApi --capture-range-end=stop ./train_cuda"

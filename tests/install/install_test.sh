@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Contract section 6: after `cmake --install build --prefix P`,
+# `pkg-config --cflags --libs capture-window` prints exactly the GCC flags,
+# and a program built with nothing but those flags captures its window.
+# Usage: install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 source=$2
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+fail() { echo "FAIL: $*"; exit 1; }
+
+flags=$(pkg-config --cflags --libs capture-window | sed "s/ *$//")  # pkg-config ends with a space
+want="-fplugin=$prefix/lib/capture-window/capture_window.so -I$prefix/include -L$prefix/lib -lcapture_window"
+[ "$flags" = "$want" ] || fail "pkg-config printed '$flags', expected '$want'"
+plugin=$(pkg-config --variable=gcc_plugin capture-window)
+[ "$plugin" = "$prefix/lib/capture-window/capture_window.so" ] && [ -f "$plugin" ] ||
+  fail "gcc_plugin variable '$plugin' is not the installed plugin"
+[ -f "$prefix/include/capture_window.h" ] && [ -f "$prefix/include/capture_window/abi.h" ] ||
+  fail "headers not installed"
+
+# shellcheck disable=SC2086
+gcc $(pkg-config --cflags capture-window) "$source/samples/train_cpu.c" \
+    $(pkg-config --libs capture-window) -o "$prefix/train_cpu"
+log=$(CAPTURE_WINDOW_VERBOSE=1 LD_LIBRARY_PATH=$prefix/lib "$prefix/train_cpu" 2>&1 >/dev/null)
+echo "$log" | grep -q "held iterations 30-32" || fail "installed build did not capture 30-32: $log"
+
+# The static library works too (its private libs come from Libs.private).
+# shellcheck disable=SC2086
+gcc $(pkg-config --cflags capture-window) "$source/samples/train_cpu.c" -o "$prefix/train_static" \
+    "$prefix/lib/libcapture_window.a" $(pkg-config --libs-only-l --static capture-window | sed 's/-lcapture_window//')
+log=$(CAPTURE_WINDOW_VERBOSE=1 "$prefix/train_static" 2>&1 >/dev/null)
+echo "$log" | grep -q "held iterations 30-32" || fail "static build did not capture 30-32: $log"
+echo "PASS: pkg-config flags, installed plugin, shared and static runtime"
