@@ -156,14 +156,14 @@ static const char *take_value(struct cw_pragma_parser *p, int is_count,
     rc = parse_integer(text, &v);
   if (rc == 1 && !p->negative) {
     snprintf(p->message, sizeof p->message,
-             "%s must be an integer from %s to %lld, got %s", name, bound,
+             "capture_window %s must be an integer from %s to %lld, got %s", name, bound,
              CW_VALUE_MAX, shown);
     p->state = S_FAILED;
     return p->message;
   }
   if (rc != 0 || p->negative || v < (is_count ? 1 : 0)) {
     snprintf(p->message, sizeof p->message,
-             "%s must be an integer >= %s, got %s", name, bound, shown);
+             "capture_window %s must be an integer >= %s, got %s", name, bound, shown);
     p->state = S_FAILED;
     return p->message;
   }
@@ -191,7 +191,7 @@ static const char *take_label(struct cw_pragma_parser *p,
   char got[80];
   if (kind != CW_TOKEN_STRING) {
     describe(got, sizeof got, kind, text);
-    return fail(p, "LABEL must be a string literal such as \"eval\", got %s",
+    return fail(p, "capture_window LABEL must be a string literal such as \"eval\", got %s",
                 got, "");
   }
   if (!cw_label_is_valid(text)) {
@@ -199,7 +199,7 @@ static const char *take_label(struct cw_pragma_parser *p,
     snprintf(shown, sizeof shown, "%.64s%s", text,
              strlen(text) > 64 ? "..." : "");
     return fail(p,
-                "LABEL \"%s\" is invalid: use 1-63 characters of "
+                "capture_window LABEL \"%s\" is invalid: use 1-63 characters of "
                 "[A-Za-z0-9_.-]%s",
                 shown, "");
   }
