@@ -1,11 +1,13 @@
 /*
  * internal.h - what the runtime's files share; never installed.
  *
- * The runtime is four files, one job each:
- *   options.c   the environment variables: one table, strict parsing
- *   window.c    the ABI entry points and the per-thread window state machine
- *   nvtx.c      the NVTX3 events (the only file that includes NVTX)
- *   profiler.c  CUDA profiler start/stop, resolved at run time, ref-counted
+ * The runtime's files, one job each:
+ *   options.c    the environment variables: one table, strict parsing
+ *   window.c     the ABI entry points and the per-thread window state machine
+ *   schedule.c   when windows open: listed, periodic, automatic, signal-armed
+ *   selfcheck.c  step times inside and outside windows; the report at exit
+ *   nvtx.c       the NVTX3 events (the only file that includes NVTX)
+ *   profiler.c   CUDA profiler start/stop, resolved at run time, ref-counted
  */
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H
@@ -21,10 +23,17 @@
 /* Which side of a window fires: contract section 4, CAPTURE_WINDOW_TRIGGER. */
 enum { CW_TRIGGER_CUDA = 1, CW_TRIGGER_NVTX = 2 };
 
+/* A window spec of CAPTURE_WINDOW: START:COUNT, or periodic
+   START:COUNT/EVERY[xTIMES] (windows at START, START+EVERY, ...). */
 struct cw_window {
   long long start;
   long long count;
+  long long every; /* 0: once */
+  long long times; /* 0: no limit (with every > 0) */
 };
+
+/* CAPTURE_WINDOW_STEPS: which iterations get their own `L#i` range. */
+enum { CW_STEPS_ALL, CW_STEPS_WINDOW, CW_STEPS_OFF };
 
 /* A CAPTURE_WINDOW_LOOPS entry: a label, or FILE:LINE (line > 0). */
 struct cw_loop_selector {
@@ -37,12 +46,18 @@ struct cw_config {
   bool off;                  /* CAPTURE_WINDOW=off, rank unselected, bad value */
   struct cw_window *windows; /* CAPTURE_WINDOW list, sorted; NULL = pragma's */
   size_t n_windows;
+  long long auto_count;      /* CAPTURE_WINDOW=auto:COUNT; 0 = not automatic */
+  int signal_number;         /* CAPTURE_WINDOW_SIGNAL; 0 = none */
+  long long align;           /* CAPTURE_WINDOW_ALIGN; 1 = none */
+  int steps;                 /* CW_STEPS_* */
   struct cw_loop_selector *loops; /* NULL = every marked loop */
   size_t n_loops;
   long long rank;
   int trigger;     /* CW_TRIGGER_* bits */
   bool verbose;
   bool nvtx_tool;  /* an NVTX tool is attached: emit NVTX at all */
+  bool self_check; /* report at exit (verbose or a tool attached) */
+  bool step_ranges_always; /* a tool is attached and CAPTURE_WINDOW_STEPS=all */
 };
 
 extern struct cw_config cw_config;
@@ -51,6 +66,14 @@ extern struct cw_config cw_config;
 void cw_config_load(void);
 bool cw_loop_selected(const struct cw_site_v1 *site);
 void cw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* schedule.c: the window plan of one thread's loop */
+struct cw_loop_v1;
+long long cw_next_window_start(const struct cw_window *windows, size_t n, long long from,
+                               long long *count);
+void cw_signal_install(void);
+extern volatile int cw_signal_generation;
+long long cw_now_ns(void);
 
 /* nvtx.c */
 void *cw_nvtx_register(const char *label);

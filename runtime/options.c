@@ -8,6 +8,7 @@
  * counts as unset, so `CAPTURE_WINDOW= ./train` restores the default.
  */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,7 +17,8 @@
 
 #include "internal.h"
 
-struct cw_config cw_config = {.rank = 0, .trigger = CW_TRIGGER_CUDA | CW_TRIGGER_NVTX};
+struct cw_config cw_config = {
+    .rank = 0, .trigger = CW_TRIGGER_CUDA | CW_TRIGGER_NVTX, .align = 1, .steps = CW_STEPS_ALL};
 
 /* Rank ranges from CAPTURE_WINDOW_RANKS; NULL = all ranks. */
 static struct cw_window *rank_ranges;
@@ -44,8 +46,9 @@ static bool parse_count(const char *s, const char *end, long long *out) {
   if (s == end) return false;
   for (; s < end; s++) {
     if (*s < '0' || *s > '9') return false;
+    /* Checked before the multiplication: v * 10 may not fit a long long. */
+    if (v > ((1LL << 62) - (*s - '0')) / 10) return false;
     v = v * 10 + (*s - '0');
-    if (v > (1LL << 62)) return false;
   }
   *out = v;
   return true;
@@ -69,12 +72,24 @@ static bool is_label_char(char c) {
 
 /* ---- CAPTURE_WINDOW ---------------------------------------------------- */
 
+/* Splits [s, end) at the first `sep` into [s, *mid) and (*mid, end). */
+static bool split(const char *s, const char *end, char sep, const char **mid) {
+  *mid = memchr(s, sep, (size_t)(end - s));
+  return *mid != NULL;
+}
+
+/* START:COUNT, START:COUNT/EVERY or START:COUNT/EVERYxTIMES. */
 static bool add_window(const char *s, const char *end) {
-  const char *colon = memchr(s, ':', (size_t)(end - s));
-  struct cw_window w;
-  if (!colon || !parse_count(s, colon, &w.start) ||
-      !parse_count(colon + 1, end, &w.count) || w.count < 1)
-    return false;
+  struct cw_window w = {0};
+  const char *colon, *slash, *x;
+  if (!split(s, end, ':', &colon) || !parse_count(s, colon, &w.start)) return false;
+  const char *count_end = split(colon + 1, end, '/', &slash) ? slash : end;
+  if (!parse_count(colon + 1, count_end, &w.count) || w.count < 1) return false;
+  if (slash) {
+    const char *every_end = split(slash + 1, end, 'x', &x) ? x : end;
+    if (!parse_count(slash + 1, every_end, &w.every) || w.every < w.count) return false;
+    if (x && (!parse_count(x + 1, end, &w.times) || w.times < 1)) return false;
+  }
   struct cw_window *grown =
       realloc(cw_config.windows, (cw_config.n_windows + 1) * sizeof *grown);
   if (!grown) return false;
@@ -89,13 +104,17 @@ static int by_start(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Sorted so that the state machine walks windows in order; overlap would
-   make "the iteration's window" ambiguous, so it is rejected. */
+/* Sorted for the verbose log and the exit report. Two one-off windows that
+   overlap are a mistake worth reporting; a periodic window that meets
+   another is not (the later start is skipped while one is open). */
 static bool sort_and_check_windows(void) {
   qsort(cw_config.windows, cw_config.n_windows, sizeof *cw_config.windows, by_start);
-  for (size_t k = 1; k < cw_config.n_windows; k++) {
-    const struct cw_window *prev = &cw_config.windows[k - 1];
-    if (cw_config.windows[k].start < prev->start + prev->count) return false;
+  long long open_until = -1;
+  for (size_t k = 0; k < cw_config.n_windows; k++) {
+    const struct cw_window *w = &cw_config.windows[k];
+    if (w->every) continue;
+    if (w->start <= open_until) return false;
+    open_until = w->start + w->count - 1;
   }
   return true;
 }
@@ -104,6 +123,11 @@ static bool parse_windows(const char *value) {
   if (strcmp(value, "off") == 0) {
     cw_config.off = true;
     return true;
+  }
+  if (strncmp(value, "auto:", 5) == 0) {
+    const char *count = value + 5;
+    return parse_count(count, count + strlen(count), &cw_config.auto_count) &&
+           cw_config.auto_count >= 1;
   }
   return for_each_item(value, add_window) && sort_and_check_windows();
 }
@@ -195,10 +219,49 @@ static bool parse_trigger(const char *value) {
   return false;
 }
 
-static bool parse_verbose(const char *value) {
+static bool parse_flag(const char *value, int *flag) {
   if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) return false;
-  cw_config.verbose = value[0] == '1';
+  *flag = value[0] == '1';
   return true;
+}
+
+static bool parse_verbose(const char *value) {
+  int flag;
+  if (!parse_flag(value, &flag)) return false;
+  cw_config.verbose = flag;
+  return true;
+}
+
+/* -1 until set: the self-check then follows verbose or an attached tool. */
+static int self_check_setting = -1;
+
+static bool parse_self_check(const char *value) {
+  return parse_flag(value, &self_check_setting);
+}
+
+/* ---- CAPTURE_WINDOW_SIGNAL / _ALIGN / _STEPS --------------------------- */
+
+static bool parse_signal(const char *value) {
+  if (strncmp(value, "SIG", 3) == 0) value += 3;
+  if (strcmp(value, "USR1") == 0) cw_config.signal_number = SIGUSR1;
+  else if (strcmp(value, "USR2") == 0) cw_config.signal_number = SIGUSR2;
+  else return false;
+  return true;
+}
+
+static bool parse_align(const char *value) {
+  return parse_count(value, value + strlen(value), &cw_config.align) && cw_config.align >= 1;
+}
+
+static bool parse_steps(const char *value) {
+  static const char *const forms[] = {[CW_STEPS_ALL] = "all", [CW_STEPS_WINDOW] = "window",
+                                      [CW_STEPS_OFF] = "off"};
+  for (int k = 0; k < 3; k++)
+    if (strcmp(value, forms[k]) == 0) {
+      cw_config.steps = k;
+      return true;
+    }
+  return false;
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -210,11 +273,16 @@ struct option {
 };
 
 static const struct option options[] = {
-    {"CAPTURE_WINDOW", "off or START:COUNT[,START:COUNT...]", parse_windows},
+    {"CAPTURE_WINDOW", "off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]",
+     parse_windows},
     {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE[,...]", parse_loops},
     {"CAPTURE_WINDOW_RANKS", "all or RANK or FIRST-LAST[,...]", parse_ranks},
     {"CAPTURE_WINDOW_TRIGGER", "both, cuda or nvtx", parse_trigger},
     {"CAPTURE_WINDOW_VERBOSE", "0 or 1", parse_verbose},
+    {"CAPTURE_WINDOW_SIGNAL", "USR1 or USR2", parse_signal},
+    {"CAPTURE_WINDOW_ALIGN", "a positive integer", parse_align},
+    {"CAPTURE_WINDOW_STEPS", "all, window or off", parse_steps},
+    {"CAPTURE_WINDOW_SELFCHECK", "0 or 1", parse_self_check},
 };
 
 /* The launchers' rank variables, first set wins (contract section 4). */
@@ -264,4 +332,8 @@ void cw_config_load(void) {
   }
   if (valid) apply_rank_filter();
   cw_config.nvtx_tool = env("NVTX_INJECTION64_PATH") != NULL;
+  cw_config.step_ranges_always = cw_config.nvtx_tool && cw_config.steps == CW_STEPS_ALL;
+  cw_config.self_check =
+      !cw_config.off && (self_check_setting >= 0 ? self_check_setting == 1
+                                                 : cw_config.verbose || cw_config.nvtx_tool);
 }

@@ -2,9 +2,10 @@
  * window.c - the ABI entry points and the window state machine.
  *
  * Each marked loop has one static descriptor (struct cw_site_v1) and, per
- * thread that runs it, one struct cw_loop_v1 holding that thread's
+ * thread that runs it, one struct cw_loop_v1 (loop.h) holding that thread's
  * cumulative iteration count and its open window. For iteration i of a loop
- * labelled L with a window START:COUNT (contract section 3):
+ * labelled L whose window opens at START for COUNT iterations (contract
+ * section 3; schedule.c decides START):
  *
  *   i == START, before the body     profiler start, push of registered L
  *   every iteration                 push of "L#i" ... pop
@@ -13,37 +14,24 @@
  *
  * The descriptor's runtime[] words: [0] activation state, [1] index into the
  * per-thread table, [2] L's registered NVTX string.
+ *
+ * The per-iteration hooks run every iteration of an active loop, so their
+ * common path (contract section 5) is a few loads and branches; everything
+ * rare is in the cold functions they branch to.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "loop.h"
+
+#define CW_COLD __attribute__((noinline, cold))
 
 enum { SITE_UNKNOWN = 0, SITE_INACTIVE = 1, SITE_ACTIVE = 2 };
-enum { INLINE_DEPTH = 4 };
-
-struct cw_loop_v1 {
-  struct cw_site_v1 *site;
-  const struct cw_window *windows; /* sorted, non-overlapping */
-  size_t n_windows;
-  size_t next_window; /* first window not yet opened */
-  struct cw_window own; /* the pragma's window, unless CAPTURE_WINDOW is set */
-  long long next;     /* index of the next iteration */
-  bool window_open;
-  long long window_first; /* first and last iteration of the open window */
-  long long window_last;
-  int window_depth;      /* iterations in progress when it opened */
-  /* Indices of the iterations in progress: more than one only when the
-     body re-enters its own loop (recursion). */
-  long long *running;
-  int depth, capacity;
-  long long inline_running[INLINE_DEPTH];
-  int lost; /* iterations begun without memory to track them */
-};
 
 /* Per-thread table of loop states, indexed by runtime[1]. */
 struct cw_thread {
@@ -57,57 +45,95 @@ static pthread_key_t thread_key;
 static size_t n_sites;
 static __thread struct cw_thread *this_thread __attribute__((tls_model("initial-exec")));
 
-static long thread_id(void) {
+long thread_id(void) {
   return (long)syscall(SYS_gettid);
+}
+
+static bool window_range_wanted(void) {
+  return (cw_config.trigger & CW_TRIGGER_NVTX) && cw_config.nvtx_tool;
+}
+
+void cw_open_window(struct cw_loop_v1 *loop, long long i, long long count, const char *why) {
+  const struct cw_site_v1 *site = loop->site;
+  loop->window_open = true;
+  loop->step_ranges = cw_config.nvtx_tool && cw_config.steps != CW_STEPS_OFF;
+  loop->attention_at = 0;
+  loop->window_first = i;
+  loop->window_last = i + count - 1;
+  loop->window_depth = loop->depth; /* before this iteration's own entry */
+  if (loop->windows_opened < CW_RECORDED_WINDOWS)
+    loop->records[loop->windows_opened] = (struct cw_window_record){i, i + count - 1, {0}};
+  loop->windows_opened++;
+  if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_acquire();
+  if (window_range_wanted()) cw_nvtx_push_window(site->runtime[2]);
+  /* The profiler's start-up is not part of the step. */
+  if (loop->last_begin_ns) loop->last_begin_ns = cw_now_ns();
+  if (cw_config.verbose)
+    cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
+           why, site->label, site->file, site->line, i, i, count, thread_id());
 }
 
 static void close_window(struct cw_loop_v1 *loop, long long last, const char *why) {
   const struct cw_site_v1 *site = loop->site;
-  if ((cw_config.trigger & CW_TRIGGER_NVTX) && cw_config.nvtx_tool) cw_nvtx_pop();
+  if (window_range_wanted()) cw_nvtx_pop();
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_release();
   loop->window_open = false;
+  loop->step_ranges = cw_config.step_ranges_always;
+  /* The next iteration plans anew (and closes this one's step time). */
+  loop->attention_at = loop->next;
+  if (loop->windows_opened <= CW_RECORDED_WINDOWS)
+    loop->records[loop->windows_opened - 1].last = last;
   if (cw_config.verbose)
     cw_log("window closed%s: loop '%s' (%s:%u) held iterations %lld-%lld, thread %ld", why,
            site->label, site->file, site->line, loop->window_first, last, thread_id());
 }
 
-static void open_window(struct cw_loop_v1 *loop, long long i) {
-  const struct cw_window *w = &loop->windows[loop->next_window++];
-  const struct cw_site_v1 *site = loop->site;
-  loop->window_open = true;
-  loop->window_first = i;
-  loop->window_last = w->start + w->count - 1;
-  loop->window_depth = loop->depth - 1;
-  if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_acquire();
-  if ((cw_config.trigger & CW_TRIGGER_NVTX) && cw_config.nvtx_tool)
-    cw_nvtx_push_window(site->runtime[2]);
-  if (cw_config.verbose)
-    cw_log("window opened: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
-           site->label, site->file, site->line, i, w->start, w->count, thread_id());
+/* What a thread ended without finishing: pthread_exit() from a body
+   compiled as C unwinds without running the body's cleanups, so its
+   iterations and window are still in progress. They end here as those
+   cleanups would have ended them, innermost first: iteration ranges begun
+   after the window opened, the window, the ones begun before it. */
+static void end_in_progress(struct cw_loop_v1 *loop) {
+  while (loop->depth > 0) {
+    if (loop->window_open && loop->depth == loop->window_depth)
+      close_window(loop, loop->next - 1, " at thread exit");
+    if (loop->running[--loop->depth] & 1) cw_nvtx_pop();
+  }
+  if (loop->window_open) close_window(loop, loop->next - 1, " at thread exit");
 }
 
-/* A thread that ends inside a window must still close it. */
+/* A thread that ends inside a window must still close it. Loops are taken
+   newest first: a loop nested in another's body usually got its table slot
+   later, so its ranges are the inner ones. */
 static void thread_exit(void *data) {
   struct cw_thread *thread = data;
-  for (size_t k = 0; k < thread->capacity; k++) {
+  for (size_t k = thread->capacity; k-- > 0;) {
     struct cw_loop_v1 *loop = thread->loops[k];
     if (!loop) continue;
-    if (loop->window_open) close_window(loop, loop->next - 1, " at thread exit");
+    end_in_progress(loop);
     if (loop->running != loop->inline_running) free(loop->running);
-    free(loop);
+    loop->running = loop->inline_running;
+    loop->depth = 0;
+    if (!loop->timed) free(loop); /* else the exit report still reads it */
   }
   free(thread);
   this_thread = NULL;
 }
 
+static void at_exit(void) {
+  if (cw_config.self_check) cw_selfcheck_report();
+  cw_profiler_stop_at_exit();
+}
+
 static void load_once(void) {
   cw_config_load();
   pthread_key_create(&thread_key, thread_exit);
-  atexit(cw_profiler_stop_at_exit);
+  if (cw_config.signal_number && !cw_config.off) cw_signal_install();
+  atexit(at_exit);
 }
 
 /* Decides once per descriptor whether its loop is active. */
-static uintptr_t activate_site(struct cw_site_v1 *site) {
+static CW_COLD uintptr_t activate_site(struct cw_site_v1 *site) {
   pthread_once(&init_once, load_once);
   pthread_mutex_lock(&sites_lock);
   uintptr_t state = (uintptr_t)__atomic_load_n(&site->runtime[0], __ATOMIC_ACQUIRE);
@@ -133,22 +159,18 @@ static struct cw_loop_v1 *new_loop(struct cw_site_v1 *site) {
   if (!loop) return NULL;
   loop->site = site;
   loop->running = loop->inline_running;
-  loop->capacity = INLINE_DEPTH;
-  if (cw_config.windows) {
-    loop->windows = cw_config.windows;
-    loop->n_windows = cw_config.n_windows;
-  } else {
-    loop->own = (struct cw_window){site->start, site->count};
-    loop->windows = &loop->own;
-    loop->n_windows = 1;
-  }
+  loop->capacity = CW_INLINE_DEPTH;
+  loop->last_record = -1;
+  loop->step_ranges = cw_config.step_ranges_always;
+  cw_plan_init(loop);
+  loop->timed = cw_config.self_check || loop->auto_pending;
+  if (cw_config.self_check) cw_selfcheck_track(loop);
   return loop;
 }
 
 /* This thread's state for the loop, created on first use; NULL if out of
    memory, in which case the loop simply runs unmarked. */
-static struct cw_loop_v1 *thread_loop(struct cw_site_v1 *site) {
-  size_t id = (size_t)(uintptr_t)site->runtime[1];
+static CW_COLD struct cw_loop_v1 *new_thread_loop(struct cw_site_v1 *site, size_t id) {
   struct cw_thread *thread = this_thread;
   if (!thread || id >= thread->capacity) {
     size_t capacity = (id + 1) * 2;
@@ -166,52 +188,98 @@ static struct cw_loop_v1 *thread_loop(struct cw_site_v1 *site) {
 
 struct cw_loop_v1 *cw_loop_enter_v1(struct cw_site_v1 *site) {
   uintptr_t state = (uintptr_t)__atomic_load_n(&site->runtime[0], __ATOMIC_ACQUIRE);
-  if (state == SITE_UNKNOWN) state = activate_site(site);
-  return state == SITE_ACTIVE ? thread_loop(site) : NULL;
+  if (__builtin_expect(state == SITE_UNKNOWN, 0)) state = activate_site(site);
+  if (state != SITE_ACTIVE) return NULL;
+  size_t id = (size_t)(uintptr_t)site->runtime[1];
+  struct cw_thread *thread = this_thread;
+  if (__builtin_expect(thread && id < thread->capacity && thread->loops[id], 1))
+    return thread->loops[id];
+  return new_thread_loop(site, id);
 }
 
-static bool push_running(struct cw_loop_v1 *loop, long long i) {
-  if (loop->depth == loop->capacity) {
-    int capacity = loop->capacity * 2;
-    long long *grown = malloc((size_t)capacity * sizeof *grown);
-    if (!grown) return false;
-    for (int k = 0; k < loop->depth; k++) grown[k] = loop->running[k];
-    if (loop->running != loop->inline_running) free(loop->running);
-    loop->running = grown;
-    loop->capacity = capacity;
-  }
-  loop->running[loop->depth++] = i;
+static CW_COLD bool grow_running(struct cw_loop_v1 *loop) {
+  int capacity = loop->capacity * 2;
+  long long *grown = malloc((size_t)capacity * sizeof *grown);
+  if (!grown) return false;
+  for (int k = 0; k < loop->depth; k++) grown[k] = loop->running[k];
+  if (loop->running != loop->inline_running) free(loop->running);
+  loop->running = grown;
+  loop->capacity = capacity;
   return true;
+}
+
+/* Iteration i needs more than counting: it may open a window (a listed
+   one, a signal's, auto's once the steps settled), be timed, or run inside
+   an open window. */
+static CW_COLD void begin_slowly(struct cw_loop_v1 *loop, long long i) {
+  if (loop->timed)
+    cw_time_step(loop, i >= loop->time_from || loop->window_open || loop->auto_pending);
+  if (loop->seen_signal != cw_signal_generation) cw_plan_signal(loop, i);
+  if (!loop->window_open) {
+    if (loop->auto_pending) {
+      if (cw_auto_settled(loop, i)) {
+        loop->auto_pending = false;
+        cw_open_window(loop, i, cw_config.auto_count, " (auto)");
+      }
+    } else if (i == loop->plan_start || i == loop->signal_start) {
+      long long count = i == loop->plan_start ? loop->plan_count : 0;
+      if (i == loop->signal_start && loop->site->count > count) count = loop->site->count;
+      cw_open_window(loop, i, count, i == loop->signal_start ? " (signal)" : "");
+    }
+    /* Windows starting inside this one are skipped. */
+    if (!loop->auto_pending)
+      cw_plan_after(loop, loop->window_open ? loop->window_last + 1 : i + 1);
+  }
+  if (loop->timed)
+    loop->last_record = loop->window_open && loop->windows_opened <= CW_RECORDED_WINDOWS
+                            ? (int)loop->windows_opened - 1
+                            : -1;
 }
 
 void cw_iter_begin_v1(struct cw_loop_v1 *loop) {
   long long i = loop->next++;
-  if (!push_running(loop, i)) { /* out of memory: a silent iteration */
-    loop->lost++;
+  if (__builtin_expect(loop->depth == loop->capacity, 0) && !grow_running(loop)) {
+    loop->lost++; /* out of memory: a silent iteration */
     return;
   }
-  while (loop->next_window < loop->n_windows &&
-         loop->windows[loop->next_window].start + loop->windows[loop->next_window].count <= i)
-    loop->next_window++;
-  if (!loop->window_open && loop->next_window < loop->n_windows &&
-      loop->windows[loop->next_window].start <= i)
-    open_window(loop, i);
-  if (cw_config.nvtx_tool) cw_nvtx_push_iteration(loop->site->label, i);
+  if (__builtin_expect(i >= loop->attention_at || loop->seen_signal != cw_signal_generation, 0))
+    begin_slowly(loop, i);
+  bool ranged = loop->step_ranges;
+  loop->running[loop->depth++] = i << 1 | ranged;
+  if (ranged) cw_nvtx_push_iteration(loop->site->label, i);
 }
 
-void cw_iter_end_v1(struct cw_loop_v1 *loop) {
-  if (loop->lost) { /* its begin ran out of memory */
+/* An iteration ends inside a window, or one whose begin ran out of memory,
+   or one that never began (a goto into the body skipped its begin). */
+static CW_COLD void end_slowly(struct cw_loop_v1 *loop) {
+  if (loop->lost) {
     loop->lost--;
     return;
   }
-  long long i = loop->running[--loop->depth];
-  if (cw_config.nvtx_tool) cw_nvtx_pop();
-  /* The window range may only be popped at the nesting level that pushed it. */
-  if (loop->window_open && i >= loop->window_last && loop->depth == loop->window_depth)
-    close_window(loop, i, "");
+  if (loop->depth == 0) return;
+  long long entry = loop->running[--loop->depth];
+  if (entry & 1) cw_nvtx_pop();
+  /* The window range may only be popped at the nesting level that pushed
+     it: there, at the first end after its last iteration began (later, in
+     a body that re-entered the loop, than that iteration's own end). */
+  long long last = loop->next - 1;
+  if (loop->window_open && last >= loop->window_last && loop->depth == loop->window_depth) {
+    /* The last step ends here, before the profiler stops. */
+    if (loop->last_begin_ns) cw_time_step(loop, false);
+    close_window(loop, last, "");
+  }
+}
+
+void cw_iter_end_v1(struct cw_loop_v1 *loop) {
+  if (__builtin_expect(loop->lost | loop->window_open | (loop->depth == 0), 0)) {
+    end_slowly(loop);
+    return;
+  }
+  if (loop->running[--loop->depth] & 1) cw_nvtx_pop();
 }
 
 void cw_loop_exit_v1(struct cw_loop_v1 *loop) {
+  if (loop->last_begin_ns && loop->depth == 0) cw_time_step(loop, false);
   if (loop->window_open && loop->depth == loop->window_depth)
     close_window(loop, loop->next - 1, " early, loop left");
 }

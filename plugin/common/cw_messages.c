@@ -1,5 +1,6 @@
 /* cw_messages.c - see cw_messages.h. */
 #include "cw_messages.h"
+#include "cw_pragma.h"
 
 #include <stdio.h>
 
@@ -12,6 +13,9 @@ static const char *const messages[CW_MSG_COUNT_] = {
   [CW_MSG_OPENMP_LOOP] =
       "capture_window cannot mark an OpenMP or OpenACC loop construct; "
       "mark a plain loop around or inside it",
+  [CW_MSG_BODY_ENTERED] =
+      "the body of a capture_window loop must not be entered by a goto or a "
+      "case label from outside the loop",
 };
 
 const char *cw_message(enum cw_message_id id)
@@ -25,17 +29,23 @@ const char *cw_format_unknown_argument(char *buf, size_t size,
                                        const char *plugin, const char *key,
                                        const char *value)
 {
-  if (value)
-    snprintf(buf, size,
-             "unknown argument '-fplugin-arg-%s-%s=%s' for plugin %s "
-             "(the only argument is '-fplugin-arg-%s-verbose', without a "
-             "value)",
-             plugin, key, value, plugin, plugin);
-  else
-    snprintf(buf, size,
-             "unknown argument '-fplugin-arg-%s-%s' for plugin %s "
-             "(the only argument is '-fplugin-arg-%s-verbose')",
-             plugin, key, plugin, plugin);
+  snprintf(buf, size,
+           "unknown argument '-fplugin-arg-%s-%s%s%s' for plugin %s "
+           "(the arguments are '-fplugin-arg-%s-verbose', without a value, "
+           "and '-fplugin-arg-%s-all-loops[=START:COUNT]')",
+           plugin, key, value ? "=" : "", value ? value : "", plugin, plugin,
+           plugin);
+  return buf;
+}
+
+const char *cw_format_bad_all_loops(char *buf, size_t size,
+                                    const char *plugin, const char *value)
+{
+  snprintf(buf, size,
+           "bad value '%s' for '-fplugin-arg-%s-all-loops' (expected "
+           "START:COUNT, START from 0 and COUNT from 1 to %lld, e.g. "
+           "'-fplugin-arg-%s-all-loops=0:1')",
+           value, plugin, CW_VALUE_MAX, plugin);
   return buf;
 }
 

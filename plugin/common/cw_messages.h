@@ -23,6 +23,7 @@ enum cw_message_id {
   CW_MSG_TWO_PRAGMAS,          /* error at the second pragma */
   CW_MSG_FIRST_PRAGMA_HERE,    /* note at the first pragma */
   CW_MSG_OPENMP_LOOP,          /* error at the pragma */
+  CW_MSG_BODY_ENTERED,         /* error at the pragma: goto/case into the body */
   CW_MSG_COUNT_
 };
 
@@ -32,6 +33,10 @@ const char *cw_message(enum cw_message_id id);
 const char *cw_format_unknown_argument(char *buf, size_t size,
                                        const char *plugin, const char *key,
                                        const char *value);
+
+/* "bad value 'VALUE' for '-fplugin-arg-PLUGIN-all-loops' (expected ...)" */
+const char *cw_format_bad_all_loops(char *buf, size_t size,
+                                    const char *plugin, const char *value);
 
 /* The verbose note for one instrumented loop.  LOOP_KIND is "for",
    "while" or "do"; FILE and LINE are the pragma's. */

@@ -10,6 +10,25 @@
  * Options (-fplugin-arg-capture_window-NAME, after -fplugin=):
  *   verbose   a note for every instrumented loop: file:line of the pragma,
  *             enclosing function, label and window.
+ *   all-loops[=START:COUNT]
+ *             instrument every loop of the unit (for, while, do, range-for;
+ *             also those of inline functions and templates from headers) as
+ *             if it were marked; a loop with its own pragma keeps the
+ *             pragma's arguments.  Default window 0:1 (every loop's first
+ *             iteration), so that every loop opens and closes a window;
+ *             START >= 0, COUNT >= 1, both up to 2^62, else an error.
+ *             Label: FUNCTION.LINE, the enclosing function's unqualified
+ *             name as GCC prints it (template arguments included) and the
+ *             line of the loop keyword; each run of characters outside
+ *             [A-Za-z0-9_.-] becomes one '_' and FUNCTION is cut so that the
+ *             label fits 63 characters with .LINE kept whole
+ *             (`operator()` -> `operator_.12`, `sum<int>` -> `sum_int_.5`;
+ *             plugin/common/cw_all_loops.c).  Not instrumented: loops whose
+ *             body can be entered other than through the loop (a goto from
+ *             outside to a label inside, a case label of a switch around
+ *             the loop, a label whose address is taken), loops in offload
+ *             regions (omp target, OpenACC) and in compiler-generated
+ *             functions; with verbose each skipped loop gets a note.
  *   Any other argument is an error that names it.
  *
  * What the user writes, directly before a for, while, do or range-for loop
@@ -59,6 +78,7 @@
 
 #include "cw-gcc.h"
 #include "cw_messages.h"
+#include "cw_all_loops.h"
 
 /* The plugin's two exported symbols; everything else is hidden. */
 #define CW_EXPORT __attribute__ ((visibility ("default")))
@@ -68,10 +88,13 @@ CW_EXPORT int plugin_is_GPL_compatible;
 static struct plugin_info cw_plugin_info = {
   "0.1",
   "Instrument loops marked with #pragma capture_window(START, COUNT "
-  "[, \"LABEL\"]).\nArguments: -fplugin-arg-capture_window-verbose"
+  "[, \"LABEL\"]).\nArguments: -fplugin-arg-capture_window-verbose, "
+  "-fplugin-arg-capture_window-all-loops[=START:COUNT]"
 };
 
 bool cw_verbose;
+bool cw_all_loops;
+struct cw_pragma cw_all_loops_window;
 static vec<cw_pending> pending;
 
 cw_pending *
@@ -274,11 +297,12 @@ pre_genericize (void *gcc_data, void *)
 {
   tree fndecl = (tree) gcc_data;
   /* Nothing to do, at no cost, for units without the pragma. */
-  if (cw_any_pending () && fndecl && TREE_CODE (fndecl) == FUNCTION_DECL)
+  if ((cw_any_pending () || cw_all_loops) && fndecl
+      && TREE_CODE (fndecl) == FUNCTION_DECL)
     cw_instrument_function (fndecl);
 }
 
-/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose is the only one. */
+/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, all-loops. */
 static bool
 parse_plugin_arguments (const struct plugin_name_args *info)
 {
@@ -286,12 +310,25 @@ parse_plugin_arguments (const struct plugin_name_args *info)
   for (int i = 0; i < info->argc; i++)
     {
       const struct plugin_argument *arg = &info->argv[i];
+      char buf[512];
       if (strcmp (arg->key, "verbose") == 0 && !arg->value)
 	{
 	  cw_verbose = true;
 	  continue;
 	}
-      char buf[512];
+      if (strcmp (arg->key, "all-loops") == 0)
+	{
+	  if (cw_parse_all_loops_value (arg->value, &cw_all_loops_window.start,
+					&cw_all_loops_window.count))
+	    {
+	      cw_all_loops = true;
+	      continue;
+	    }
+	  error ("%s", cw_format_bad_all_loops (buf, sizeof buf,
+						info->base_name, arg->value));
+	  ok = false;
+	  continue;
+	}
       error ("%s", cw_format_unknown_argument (buf, sizeof buf,
 					       info->base_name, arg->key,
 					       arg->value));

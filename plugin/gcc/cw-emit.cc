@@ -94,6 +94,10 @@ declare_hook (const char *name, tree ret, tree arg)
   TREE_NOTHROW (decl) = 1;
   DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("leaf"), NULL_TREE,
 				      NULL_TREE);
+  /* Called every iteration: through the GOT, not a PLT stub (what
+     -fno-plt does for every call). */
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("noplt"), NULL_TREE,
+				      DECL_ATTRIBUTES (decl));
   return decl;
 }
 

@@ -15,6 +15,7 @@
  */
 #include "cw-gcc.h"
 #include "cw_messages.h"
+#include "cw_all_loops.h"
 
 /* The location macro expansion started from: a pragma from _Pragma in a
    macro and the loop in the same expansion compare equal.  Ordinary
@@ -238,6 +239,10 @@ block_closes_between (location_t from, location_t to)
   return false;
 }
 
+/* With all-loops: the loops of the current function its pragmas already
+   instrumented, which keep their own arguments. */
+static hash_set<tree> *pragma_loops;
+
 /* Report once per pragma (template instances repeat the marker). */
 static bool
 first_report (cw_pending *p)
@@ -260,6 +265,20 @@ skip_debug_markers (tree_stmt_iterator *i)
 {
   while (!tsi_end_p (*i) && TREE_CODE (tsi_stmt (*i)) == DEBUG_BEGIN_STMT)
     tsi_next (i);
+}
+
+static bool body_is_enterable (tree loop, hash_map<tree, int> *gotos);
+static tree count_gotos_r (tree *tp, int *walk_subtrees, void *data);
+
+/* A jump into the body would skip the loop-enter call that sets the hooks'
+   argument, so the hooks would run on an unset pointer. */
+static bool
+body_entered_from_outside (tree loop, tree fndecl)
+{
+  hash_map<tree, int> gotos;
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), count_gotos_r,
+				&gotos);
+  return body_is_enterable (loop, &gotos);
 }
 
 /* The marker at *I: remove it, and any further markers right after it
@@ -291,8 +310,14 @@ handle_marker (tree_stmt_iterator *i, tree fndecl)
   if (loop && block_closes_between (cw_expansion_point (first->loc),
 				   cw_expansion_point (EXPR_LOCATION (loop))))
     loop = NULL_TREE;
-  if (loop)
-    cw_instrument_loop (tsi_stmt_ptr (*i), loop, first, fndecl);
+  if (loop && body_entered_from_outside (loop, fndecl))
+    report (first, CW_MSG_BODY_ENTERED);
+  else if (loop)
+    {
+      cw_instrument_loop (tsi_stmt_ptr (*i), loop, first, fndecl);
+      if (pragma_loops)
+	pragma_loops->add (loop);
+    }
   else
     report (first, openmp ? CW_MSG_OPENMP_LOOP : CW_MSG_NOT_FOLLOWED_BY_LOOP);
 }
@@ -331,6 +356,168 @@ find_markers_r (tree *tp, int *walk_subtrees, void *data)
   return NULL_TREE;
 }
 
+/* ---- all-loops: every other loop of the unit ------------------------- */
+
+/* Where a body can be entered other than through the loop's own
+   condition, the begin hook would be skipped and the end hook run anyway:
+   a case label of a switch around the loop (Duff's device), a label a goto
+   from outside the body jumps to, a label whose address is taken.  Such
+   loops are left alone (docs/limitations.md).  GOTOS counts, for the whole
+   function, the gotos to each label. */
+struct body_scan {
+  hash_map<tree, int> *gotos;	/* function-wide, per LABEL_DECL */
+  hash_map<tree, int> inner;	/* gotos inside the body, per label */
+  auto_vec<tree> labels;	/* labels defined inside the body */
+  int switch_depth;		/* switches inside the body around here */
+  bool enterable;		/* a way in that is not the loop's own */
+};
+
+static tree scan_body_r (tree *, int *, void *);
+
+static tree
+count_gotos_r (tree *tp, int *walk_subtrees, void *data)
+{
+  hash_map<tree, int> *gotos = (hash_map<tree, int> *) data;
+  if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  else if (TREE_CODE (*tp) == GOTO_EXPR
+	   && TREE_CODE (GOTO_DESTINATION (*tp)) == LABEL_DECL)
+    gotos->get_or_insert (GOTO_DESTINATION (*tp))++;
+  return NULL_TREE;
+}
+
+static tree
+scan_body_r (tree *tp, int *walk_subtrees, void *data)
+{
+  body_scan *scan = (body_scan *) data;
+  tree t = *tp;
+  if (TYPE_P (t))
+    *walk_subtrees = 0;
+  else if (TREE_CODE (t) == SWITCH_STMT)
+    {
+      /* Its case labels are its own: walk its body one level deeper. */
+      *walk_subtrees = 0;
+      walk_tree (&SWITCH_STMT_COND (t), scan_body_r, scan, NULL);
+      scan->switch_depth++;
+      walk_tree (&SWITCH_STMT_BODY (t), scan_body_r, scan, NULL);
+      scan->switch_depth--;
+    }
+  else if (TREE_CODE (t) == CASE_LABEL_EXPR && scan->switch_depth == 0)
+    scan->enterable = true;
+  else if (TREE_CODE (t) == LABEL_EXPR)
+    {
+      tree label = LABEL_EXPR_LABEL (t);
+      if (FORCED_LABEL (label) || DECL_NONLOCAL (label))
+	scan->enterable = true;
+      scan->labels.safe_push (label);
+    }
+  else if (TREE_CODE (t) == GOTO_EXPR
+	   && TREE_CODE (GOTO_DESTINATION (t)) == LABEL_DECL)
+    scan->inner.get_or_insert (GOTO_DESTINATION (t))++;
+  return NULL_TREE;
+}
+
+static bool
+body_is_enterable (tree loop, hash_map<tree, int> *gotos)
+{
+  body_scan scan;
+  scan.gotos = gotos;
+  scan.switch_depth = 0;
+  scan.enterable = false;
+  tree *body = TREE_CODE (loop) == FOR_STMT ? &FOR_BODY (loop)
+	       : TREE_CODE (loop) == WHILE_STMT ? &WHILE_BODY (loop)
+	       : &DO_BODY (loop);
+  walk_tree (body, scan_body_r, &scan, NULL);
+  for (unsigned k = 0; k < scan.labels.length () && !scan.enterable; k++)
+    {
+      int *all = gotos->get (scan.labels[k]);
+      int *inside = scan.inner.get (scan.labels[k]);
+      if (all && *all > (inside ? *inside : 0))
+	scan.enterable = true;
+    }
+  return scan.enterable;
+}
+
+/* Code for an offload device: the host runtime cannot be called there. */
+static bool
+is_offload_region (tree t)
+{
+  switch (TREE_CODE (t))
+    {
+    case OMP_TARGET: case OACC_PARALLEL: case OACC_KERNELS:
+    case OACC_SERIAL: case OACC_DATA: case OACC_HOST_DATA:
+      return true;
+    default:
+      return false;
+    }
+}
+
+struct all_loops_walk {
+  tree fndecl;
+  auto_vec<tree *> found;	/* in pre-order: ancestors first */
+};
+
+static tree
+find_all_loops_r (tree *tp, int *walk_subtrees, void *data)
+{
+  all_loops_walk *w = (all_loops_walk *) data;
+  tree t = *tp;
+  if (TYPE_P (t) || is_offload_region (t))
+    *walk_subtrees = 0;
+  else if ((TREE_CODE (t) == FOR_STMT || TREE_CODE (t) == WHILE_STMT
+	    || TREE_CODE (t) == DO_STMT)
+	   && EXPR_HAS_LOCATION (t) && !pragma_loops->contains (t))
+    w->found.safe_push (tp);
+  return NULL_TREE;
+}
+
+/* Instrument the loop at *TP as if `#pragma capture_window(START, COUNT,
+   "FUNCTION.LINE")` stood before it. */
+static void
+instrument_unmarked_loop (tree *tp, tree fndecl, hash_map<tree, int> *gotos)
+{
+  tree loop = *tp;
+  location_t loc = EXPR_LOCATION (loop);
+  expanded_location xl = expand_location (cw_expansion_point (loc));
+  cw_pending p;
+  p.loc = loc;
+  p.reported = false;
+  p.window.start = cw_all_loops_window.start;
+  p.window.count = cw_all_loops_window.count;
+  cw_auto_label (p.window.label, lang_hooks.decl_printable_name (fndecl, 0),
+		 xl.line);
+  if (body_is_enterable (loop, gotos))
+    {
+      if (cw_verbose)
+	inform (loc, "capture_window: loop \"%s\" not instrumented: its body "
+		"can be entered by a goto or a case label from outside",
+		p.window.label);
+      return;
+    }
+  cw_instrument_loop (tp, loop, &p, fndecl);
+}
+
+static void
+instrument_all_loops (tree fndecl)
+{
+  if (DECL_ARTIFICIAL (fndecl)
+      || lookup_attribute ("omp declare target", DECL_ATTRIBUTES (fndecl)))
+    return;
+  all_loops_walk w;
+  w.fndecl = fndecl;
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_all_loops_r,
+				&w);
+  if (w.found.is_empty ())
+    return;
+  hash_map<tree, int> gotos;
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), count_gotos_r,
+				&gotos);
+  /* Innermost first: wrapping a loop rebuilds its body, where the slots of
+     the loops inside it are. */
+  for (unsigned k = w.found.length (); k-- > 0;)
+    instrument_unmarked_loop (w.found[k], fndecl, &gotos);
+}
+
 /* PLUGIN_PRE_GENERICIZE: once per function body, once per template
    instantiation. */
 void
@@ -338,6 +525,12 @@ cw_instrument_function (tree fndecl)
 {
   if (!DECL_SAVED_TREE (fndecl))
     return;
-  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_markers_r,
-				fndecl);
+  hash_set<tree> instrumented;
+  pragma_loops = cw_all_loops ? &instrumented : NULL;
+  if (cw_any_pending ())
+    walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_markers_r,
+				  fndecl);
+  if (cw_all_loops)
+    instrument_all_loops (fndecl);
+  pragma_loops = NULL;
 }

@@ -5,23 +5,23 @@
 //
 // cw-run: "CAPTURE_WINDOW=500;3" --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='500;3' is invalid (expected off or START:COUNT[,START:COUNT...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='500;3' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=abc --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='abc' is invalid (expected off or START:COUNT[,START:COUNT...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='abc' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=2:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='2:0' is invalid (expected off or START:COUNT[,START:COUNT...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='2:0' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=-1:2 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='-1:2' is invalid (expected off or START:COUNT[,START:COUNT...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='-1:2' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=2:2, --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='2:2,' is invalid (expected off or START:COUNT[,START:COUNT...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='2:2,' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: "CAPTURE_WINDOW_LOOPS=step;eval" --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -61,6 +61,42 @@
 //
 // cw-run: CAPTURE_WINDOW=x CAPTURE_WINDOW_TRIGGER=y --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='x' is invalid (expected off or START:COUNT[,START:COUNT...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='x' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 // cw-stderr: capture_window: CAPTURE_WINDOW_TRIGGER='y' is invalid (expected both, cuda or nvtx); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=30:3/2 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/2' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=30:3/100x0 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/100x0' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=auto:0 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='auto:0' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=auto:3,1:1 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='auto:3,1:1' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=1:1/ --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='1:1/' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_SIGNAL=HUP --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_SIGNAL='HUP' is invalid (expected USR1 or USR2); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_ALIGN=0 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_ALIGN='0' is invalid (expected a positive integer); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_STEPS=some --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_STEPS='some' is invalid (expected all, window or off); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_SELFCHECK=yes --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_SELFCHECK='yes' is invalid (expected 0 or 1); capture is off for this run
 #include "env_program.h"

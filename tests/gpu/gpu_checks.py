@@ -5,6 +5,7 @@ Run on a machine with an NVIDIA GPU and nsys, from the repository root, after
 the programs were built here (scripts/build.sh builds them):
 
     python3 tests/gpu/gpu_checks.py [--build build] [--nsys nsys] [--out DIR]
+                                    [--parts static,shared,samples,sizes,cli,ranks]
 
 Every check profiles a program built by nvcc with the GCC plugin, exports the
 report with `nsys export --type sqlite` and compares the kernels (told apart
@@ -17,6 +18,8 @@ OUT/measurements.txt for docs/verification.md.
 import argparse
 import glob
 import os
+import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -218,12 +221,176 @@ def measure_sizes(opts, exe, steps):
           nk_w == 3 and nk_a == steps, f"{nk_w} / {nk_a}")
 
 
+def kernel_devices(db):
+    if not table_exists(db, "CUPTI_ACTIVITY_KIND_KERNEL"):
+        return set()
+    return {r[0] for r in db.execute("SELECT DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL")}
+
+
+def gpu_count():
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
+        return max(1, sum(1 for line in out.splitlines() if line.startswith("GPU ")))
+    except OSError:
+        return 1
+
+
+def cli(opts, args, env=None):
+    """Runs cli/capture-window with NSYS = --nsys; returns (status, stdout)."""
+    environ = dict(os.environ, NSYS=os.path.abspath(opts.nsys) if os.sep in opts.nsys
+                   else opts.nsys, **(env or {}))
+    proc = subprocess.run(["sh", "cli/capture-window", *args], env=environ,
+                          capture_output=True, text=True, timeout=300)
+    with open(os.path.join(opts.out, "cli.log"), "a") as f:
+        f.write(f"$ {' '.join(args)} ({env})\n{proc.stdout}{proc.stderr}[exit {proc.returncode}]\n")
+    return proc.returncode, proc.stdout
+
+
+def check_cli(opts, exe):
+    """The capture-window command with the real nsys: profile, then check."""
+    out = lambda name: os.path.join(opts.out, name)  # noqa: E731
+    for stale in glob.glob(out("cli-*")):
+        os.remove(stale)
+    size = r", [0-9.]+ (kB|MB)$"
+
+    def verdict(name, status, stdout, want_status, pattern):
+        lines = [l for l in stdout.splitlines() if "nsys-rep: " in l or "capture-window:" in l]
+        ok = status == want_status and len(lines) == len(pattern) and all(
+            re.search(p, l) for p, l in zip(pattern, lines))
+        check(name, ok, f"exit {status} (want {want_status}); verdicts {lines}; want {pattern}")
+
+    status, stdout = cli(opts, ["profile", "-o", out("cli-steps"), "--", exe, "50"])
+    verdict("cli profile: one window", status, stdout, 0,
+            [r"cli-steps.nsys-rep: ok: 3 steps \(step#30-32\), 3 kernels" + size])
+    status, stdout = cli(opts, ["check", "--expect", "30:3", out("cli-steps.nsys-rep")])
+    verdict("cli check --expect 30:3", status, stdout, 0,
+            [r"cli-steps.nsys-rep: ok: 3 steps \(step#30-32\), 3 kernels" + size])
+    status, stdout = cli(opts, ["check", "--expect", "30:2", out("cli-steps.nsys-rep")])
+    verdict("cli check --expect 30:2: diagnosis", status, stdout, 1,
+            [r"found 3 steps \(step#30-32\), expected 2 \(step#30-31\)$"])
+    status, stdout = cli(opts, ["profile", "-o", out("cli-repeat"), "--", exe, "50"],
+                         {"CAPTURE_WINDOW": "10:2,40:3"})
+    verdict("cli profile CAPTURE_WINDOW=10:2,40:3: a report per window", status, stdout, 0,
+            [r"ok: 2 steps \(step#10-11\), 2 kernels" + size,
+             r"ok: 3 steps \(step#40-42\), 3 kernels" + size])
+    note("cli repeat reports: " + " ".join(sorted(os.path.basename(p) for p in
+                                                  glob.glob(out("cli-repeat*.nsys-rep")))))
+    status, stdout = cli(opts, ["profile", "-o", out("cli-rank"), "--", exe, "50"], {"RANK": "1"})
+    verdict("cli profile RANK=1: report per rank", status, stdout, 0,
+            [r"cli-rank\.1\.nsys-rep: ok: 3 steps \(step#30-32\), 3 kernels" + size])
+    status, stdout = cli(opts, ["profile", "-o", out("cli-off"), "--", exe, "50"],
+                         {"CAPTURE_WINDOW": "off"})
+    verdict("cli profile CAPTURE_WINDOW=off: no report, as expected", status, stdout, 0,
+            [r"no report, as expected: CAPTURE_WINDOW=off$"])
+    # A window with no GPU work: train_cpu, NVTX-triggered.
+    status, stdout = cli(opts, ["profile", "-o", out("cli-cpu"), "-c", "nvtx", "-p", "step", "--",
+                                os.path.join(os.path.dirname(exe), "../../samples/train_cpu")])
+    verdict("cli profile -c nvtx -p step of train_cpu: no kernels diagnosed", status, stdout, 1,
+            [r"cli-cpu.nsys-rep: no kernels captured: the window closed before any GPU work"])
+    status, stdout = cli(opts, ["profile", "-o", out("cli-threads"), "--expect", "30:3", "--",
+                                exe, "50", "threads"])
+    verdict("cli profile two threads --expect 30:3", status, stdout, 0,
+            [r"ok: 3 steps \(step#30-32\) in 2 threads, \d+ kernels, [0-9.]+ kB "
+             r"\(also step#33-\d+ of threads whose window closed first\)$"])
+
+
+def check_ranks(opts, build):
+    """train_ranks in 2 processes, nsys inside the launcher, a report per rank;
+    train_threads: one thread per GPU, one report."""
+    exe = f"{build}/samples/train_ranks"
+    gpus = gpu_count()
+    note(f"ranks: {gpus} GPU(s)")
+    base = [opts.nsys, "profile", "-t", "cuda,nvtx", "--sample=none", "--cpuctxsw=none",
+            "-c", "cudaProfilerApi", "--capture-range-end=stop", "-f", "true"]
+
+    def launch(name, env, command_prefix=(), rank_var="RANK"):
+        out = os.path.join(opts.out, name)
+        for stale in glob.glob(out + "*"):
+            os.remove(stale)
+        command = [*command_prefix, *base, "-o", f"{out}.%q{{{rank_var}}}", exe]
+        procs = []
+        if command_prefix:  # the launcher starts the processes
+            procs.append(subprocess.Popen(command, env=dict(os.environ, **env), text=True,
+                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
+        else:               # no launcher: two processes with RANK=0/1
+            for rank in (0, 1):
+                procs.append(subprocess.Popen(command, env=dict(os.environ, RANK=str(rank), **env),
+                                              text=True, stdout=subprocess.PIPE,
+                                              stderr=subprocess.STDOUT))
+        logs = [p.communicate(timeout=300)[0] for p in procs]
+        with open(out + ".log", "w") as f:
+            f.write(" ".join(command) + "\n" + "\n".join(logs))
+        done = sum(log.count("train_ranks: rank") for log in logs)
+        return out, done
+
+    def check_rank_report(tag, out, rank):
+        path = f"{out}.{rank}.nsys-rep"
+        if not os.path.exists(path):
+            check(f"{tag}: rank {rank} report", False, f"no {path}")
+            return
+        db = sqlite3.connect(export(opts, path))
+        got, devices, rng = len(kernels(db)), kernel_devices(db), ranges(db)
+        check(f"{tag}: rank {rank}: 6 kernels on GPU {rank % gpus}, ranges step, step#30..32",
+              got == 6 and devices == {rank % gpus} and rng == expected_ranges("step", [30, 31, 32]),
+              f"{got} kernels on {devices}; ranges {rng}")
+
+    out, done = launch("ranks", {})
+    check("ranks: both processes ran to their end", done == 2, f"{done} finished")
+    for rank in (0, 1):
+        check_rank_report("ranks", out, rank)
+
+    out, done = launch("ranks-only1", {"CAPTURE_WINDOW_RANKS": "1"})
+    check("ranks CAPTURE_WINDOW_RANKS=1: both processes ran to their end", done == 2, f"{done}")
+    check("ranks CAPTURE_WINDOW_RANKS=1: no report of rank 0",
+          not os.path.exists(f"{out}.0.nsys-rep"), "rank 0 wrote a report")
+    check_rank_report("ranks CAPTURE_WINDOW_RANKS=1", out, 1)
+
+    # The launchers of docs/workflows.md, where the machine has them.
+    torchrun = shutil.which("torchrun")
+    if torchrun:
+        out, done = launch("ranks-torchrun", {}, [torchrun, "--nproc-per-node", "2", "--no-python"])
+        for rank in (0, 1):
+            check_rank_report("torchrun", out, rank)
+    else:
+        note("ranks: no torchrun here, its recipe not run")
+    mpirun = shutil.which("mpirun")
+    if mpirun:
+        env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+        out, done = launch("ranks-mpirun", env, [mpirun, "-np", "2"], "OMPI_COMM_WORLD_RANK")
+        for rank in (0, 1):
+            check_rank_report("mpirun", out, rank)
+    else:
+        note("ranks: no mpirun here, its recipe not run")
+
+    run = Run(opts, "threads", f"{build}/samples/train_threads", [],
+              ["-c", "cudaProfilerApi", "--capture-range-end=stop"])
+    check("train_threads: one report", len(run.reports) == 1, f"{run.reports}")
+    if run.reports:
+        db = run.database(run.reports[0])
+        devices = kernel_devices(db)
+        per_thread = ranges_by_thread(db)
+        window = {"step", "step#30", "step#31", "step#32"}
+        check(f"train_threads: kernels of all {gpus} GPU(s)", devices == set(range(gpus)),
+              f"devices {devices}")
+        check("train_threads: every thread's window ranges",
+              len(per_thread) == gpus and all(window <= set(r) for r in per_thread.values()),
+              f"{ {t: r[:6] for t, r in per_thread.items()} }")
+
+
+def export(opts, report):
+    db = report[: -len(".nsys-rep")] + ".sqlite"
+    if not os.path.exists(db):
+        subprocess.run([opts.nsys, "export", "--type", "sqlite", "-f", "true", "-o", db, report],
+                       capture_output=True, check=True, timeout=300)
+    return db
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build")
     parser.add_argument("--nsys", default="nsys")
     parser.add_argument("--out", default="gpu-reports")
-    parser.add_argument("--parts", default="static,shared,samples,sizes",
+    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks",
                         help="comma list of the parts to run (all by default)")
     opts = parser.parse_args()
     opts.stats_done = False
@@ -239,6 +406,10 @@ def main():
     if "sizes" in parts:
         for steps in (2000, 20000):
             measure_sizes(opts, f"{build}/tests/gpu/steps_cuda", steps)
+    if "cli" in parts:
+        check_cli(opts, f"{build}/tests/gpu/steps_cuda")
+    if "ranks" in parts:
+        check_ranks(opts, build)
     with open(os.path.join(opts.out, "measurements.txt"), "w") as f:
         f.write("\n".join(notes) + "\n")
     print(f"{results['passed']} passed, {results['failed']} failed")

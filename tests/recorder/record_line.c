@@ -12,17 +12,25 @@
 
 static int record_fd = -1;
 static pthread_once_t record_once = PTHREAD_ONCE_INIT;
+static __thread long tid; /* this thread's id, once looked up */
+
+/* A forked child is a thread of its own in the record: it must not go on
+   with the id its parent's thread had cached. */
+static void forget_thread_id(void)
+{
+  tid = 0;
+}
 
 static void open_record_file(void)
 {
   const char *path = getenv("CW_RECORD");
   if (path && *path)
     record_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  pthread_atfork(NULL, NULL, forget_thread_id);
 }
 
 static long this_thread_id(void)
 {
-  static __thread long tid;
   if (!tid)
     tid = (long)syscall(SYS_gettid);
   return tid;

@@ -24,8 +24,10 @@ Two kinds of check:
     - per thread and label, the `L#i` indexes run 0, 1, 2, ... with no gap;
     - `L#i` sits directly under a registered `L` range iff i lies in one of
       L's windows (modes both and nvtx) - except after that window closed
-      early because the loop was left; a registered `L` contains nothing
-      but `L#i` ranges directly;
+      early because the loop was left, and for an `L#i` directly inside
+      another `L#j` (the body re-entered its own loop: the window range
+      there is popped only at the level that pushed it); a registered `L`
+      contains nothing but `L#i` ranges directly;
     - profiler (modes both and cuda), scanning the whole file in order: a
       start only while the profiler is off and no window is open in any
       thread, a stop only while it is on and every window is closed, so one
@@ -67,10 +69,16 @@ Two kinds of check:
                                              threads match as a multiset
     A run with no cw-expect/cw-thread lines expects no events at all.
 
+    Open at exit (`--open-at-exit`, for a program that calls exit() inside
+    a window): ranges still open when the record ends are written without
+    their closing bracket, `step#0..1(.) S step[ step#2(. E`; the balance
+    check is off, and the profiler stop may come while a window is open
+    provided it is the record's last event (the runtime's exit handler).
+
 Usage:
     check_trace.py RECORD --expect 'TOKENS' [--expect-thread 'TOKENS' ...]
                    [--mode both|cuda|nvtx|off|none] [--window L=S:C[,S:C]] ...
-                   [--no-profiler]
+                   [--no-profiler] [--open-at-exit]
 Exit status 0 when every check passes; otherwise the problems are printed.
 """
 
@@ -172,17 +180,18 @@ class NotationError(Exception):
     pass
 
 
-def _parse_seq(text, pos, closer):
-    """Parse tokens until `closer` (or end). Return (nodes, pos)."""
+def _parse_seq(text, pos, closer, allow_open=False):
+    """Parse tokens until `closer` (or end). Return (nodes, pos, closed);
+    closed is False for a range left open at the end (allow_open only)."""
     nodes = []
     n = len(text)
     while True:
         while pos < n and text[pos].isspace():
             pos += 1
         if pos >= n:
-            if closer:
+            if closer and not allow_open:
                 raise NotationError("missing %r at end of %r" % (closer, text))
-            return nodes, pos
+            return nodes, pos, not closer
         domain = ""
         if text[pos] == "{":
             end = text.find("}", pos)
@@ -197,7 +206,7 @@ def _parse_seq(text, pos, closer):
             if c != closer:
                 raise NotationError("%r at %d does not match the open range in %r"
                                     % (c, pos, text))
-            return nodes, pos + 1
+            return nodes, pos + 1, True
         if c == ".":
             pos += 1
             kind = "ascii"
@@ -227,8 +236,9 @@ def _parse_seq(text, pos, closer):
                 if kind != "ascii":
                     raise NotationError("~ with [ in %r" % text)
                 kind = "registered"
-            children, pos = _parse_seq(text, pos + 1, ")" if nxt == "(" else "]")
-            nodes.append(("push", domain, kind, name, children))
+            children, pos, closed = _parse_seq(text, pos + 1, ")" if nxt == "(" else "]",
+                                               allow_open)
+            nodes.append(("push", domain, kind, name, children, closed))
             continue
         if name in ("S", "E") and kind == "ascii" and not domain:
             optional = nxt == "?"
@@ -260,7 +270,7 @@ def _flatten(nodes, parent, out):
             else:
                 out.append(Event("mark", domain, kind, text))
         else:
-            _, domain, kind, name, children = node
+            _, domain, kind, name, children, closed = node
             m = REPEAT_RE.match(name)
             names = [name]
             if m and m.group(2) == "#":
@@ -269,12 +279,14 @@ def _flatten(nodes, parent, out):
             for nm in names:
                 out.append(Event("push", domain, kind, nm))
                 _flatten(children, nm if kind == "ascii" else parent, out)
-                out.append(Event("pop", domain))
+                if closed:
+                    out.append(Event("pop", domain))
 
 
-def parse_notation(text):
-    """Expected event list for one thread."""
-    nodes, _ = _parse_seq(text, 0, None)
+def parse_notation(text, allow_open=False):
+    """Expected event list for one thread; allow_open: ranges may be left
+    open at the end (--open-at-exit)."""
+    nodes, _, _ = _parse_seq(text, 0, None, allow_open)
     out = []
     _flatten(nodes, None, out)
     return out
@@ -356,12 +368,12 @@ def by_thread(events):
     return threads
 
 
-def check_expected(events, expected_threads):
+def check_expected(events, expected_threads, open_at_exit=False):
     """(b): the multiset of per-thread sequences equals the expected one."""
     threads = by_thread(events)
     tids = list(threads)
     expected_threads = [t for t in expected_threads if t.strip()]
-    exp = [parse_notation(t) for t in expected_threads]
+    exp = [parse_notation(t, open_at_exit) for t in expected_threads]
     if len(tids) != len(exp):
         return ["expected %d thread(s) with events, the record has %d:\n%s"
                 % (len(exp), len(tids), render_threads(threads))]
@@ -401,8 +413,9 @@ class Node:
         self.parent = parent
 
 
-def build_trees(events, problems):
-    """Per thread, the default-domain forest; balance of every domain."""
+def build_trees(events, problems, open_at_exit=False):
+    """Per thread, the default-domain forest; balance of every domain
+    (ranges open at the end are allowed with open_at_exit)."""
     roots = {}
     stacks = {}      # (tid, domain) -> list of Node (default) or events
     open_ids = {}
@@ -440,7 +453,7 @@ def build_trees(events, problems):
         if e.verb == "push":
             st.append(node)
     for (tid, domain), st in stacks.items():
-        if st:
+        if st and not open_at_exit:
             problems.append("T%d ends with %d open range(s)%s: %s"
                             % (tid, len(st), " in domain " + domain if domain else "",
                                ", ".join(str(n.event) for n in st)))
@@ -466,10 +479,13 @@ def in_windows(i, windows):
     return any(s <= i < s + c for s, c in windows)
 
 
-def check_invariants(events, mode, windows, profiler_present=True):
-    """(a): see the module comment. windows: {label: [(start, count), ...]}."""
+def check_invariants(events, mode, windows, profiler_present=True, steps="all",
+                     open_at_exit=False):
+    """(a): see the module comment. windows: {label: [(start, count), ...]}.
+    steps (CAPTURE_WINDOW_STEPS): "all" ranges every iteration, "window"
+    only the iterations inside windows, "off" none."""
     problems = []
-    roots = build_trees(events, problems)
+    roots = build_trees(events, problems, open_at_exit)
     labels = set(windows)
 
     iter_labels = set()
@@ -502,7 +518,16 @@ def check_invariants(events, mode, windows, profiler_present=True):
             e = node.event
             if e.verb == "mark" and e.kind == "ascii" and not e.domain:
                 m = MARK_RE.match(e.text)
-                if m and m.group(1) in iter_labels:
+                ranged = m and m.group(1) in iter_labels and (
+                    steps == "all" or (steps == "window" and
+                                       in_windows(int(m.group(2)), windows.get(m.group(1), []))))
+                if m and m.group(1) in labels and steps != "all" and not ranged:
+                    p = node.parent.event
+                    if p and p.verb == "push" and ITER_RE.match(p.text or ""):
+                        problems.append("record line %d: program mark %r of T%d is inside "
+                                        "%r, but steps=%s ranges no such iteration"
+                                        % (e.line, e.text, tid, p.text, steps))
+                if ranged:
                     p = node.parent.event
                     want = "%s#%s" % (m.group(1), m.group(2))
                     if not (p and p.verb == "push" and p.kind == "ascii" and p.text == want):
@@ -519,7 +544,9 @@ def check_invariants(events, mode, windows, profiler_present=True):
                         if ce.verb == "pop":
                             continue
                         m = ITER_RE.match(ce.text) if ce.verb == "push" else None
-                        if not (m and ce.kind == "ascii" and m.group(1) == e.text):
+                        mark = ce.verb == "mark" and steps == "off" and \
+                            (MARK_RE.match(ce.text or "") or [None, None])[1] == e.text
+                        if not mark and not (m and ce.kind == "ascii" and m.group(1) == e.text):
                             problems.append("record line %d: window range %r of T%d "
                                             "directly contains %s" % (ce.line, e.text, tid, ce))
                 if mode == "cuda":
@@ -531,6 +558,8 @@ def check_invariants(events, mode, windows, profiler_present=True):
                 continue
             label, i = m.group(1), int(m.group(2))
             want = counters.get(label, 0)
+            if steps == "window" and i >= want and in_windows(i, windows[label]):
+                want = i  # iterations outside windows have no range
             if i != want:
                 problems.append("record line %d: T%d iteration %r, expected index %d "
                                 "(indexes count 0, 1, 2, ... per thread and loop)"
@@ -545,6 +574,9 @@ def check_invariants(events, mode, windows, profiler_present=True):
                                     "program marks %s, expected exactly ['%s@%d']"
                                     % (e.line, e.text, tid, [x.text for x in marks], label, i))
             p = node.parent.event
+            if p and p.verb == "push" and p.kind == "ascii" and not p.domain and \
+                    (ITER_RE.match(p.text or "") or [None, None])[1] == label:
+                continue  # re-entered from its own body: nested, not under a window
             under = bool(p and p.verb == "push" and p.kind == "registered"
                          and p.text == label and not p.domain)
             inside = in_windows(i, windows[label])
@@ -560,7 +592,7 @@ def check_invariants(events, mode, windows, profiler_present=True):
                                    "inside" if inside else "outside", windows[label]))
 
     if profiler_present:
-        problems += check_profiler(events, mode, windows)
+        problems += check_profiler(events, mode, windows, open_at_exit)
     else:
         for e in events:
             if e.verb in ("start", "stop"):
@@ -569,7 +601,7 @@ def check_invariants(events, mode, windows, profiler_present=True):
     return problems
 
 
-def check_profiler(events, mode, windows):
+def check_profiler(events, mode, windows, open_at_exit=False):
     problems = []
     threads = by_thread(events)
     pos_in_thread = {}
@@ -618,10 +650,12 @@ def check_profiler(events, mode, windows):
             else:
                 if not on:
                     problems.append("record line %d: profiler stop while it is off" % e.line)
+                on = False
+                if open_at_exit and open_windows and e is events[-1]:
+                    continue  # the exit handler's stop, windows still open
                 if open_windows:
                     problems.append("record line %d: profiler stop while %d window(s) "
                                     "are still open" % (e.line, open_windows))
-                on = False
                 if mode == "both":
                     prev = threads[tid][k - 1] if k > 0 else None
                     if not is_window_pop(prev):
@@ -662,20 +696,23 @@ def parse_windows(specs):
     for spec in specs:
         label, _, wins = spec.partition("=")
         lst = windows.setdefault(label, [])
-        for w in wins.split(","):
+        for w in filter(None, wins.split(",")):  # LABEL= : no windows
             s, _, c = w.partition(":")
             lst.append((int(s), int(c)))
     return windows
 
 
 def check(record_text, expected_threads, mode="both", windows=None,
-          profiler_present=True):
-    """All checks; returns a list of problems (empty = pass)."""
+          profiler_present=True, steps="all", open_at_exit=False):
+    """All checks; returns a list of problems (empty = pass). open_at_exit:
+    the program exits inside a window (see --open-at-exit above)."""
     events, problems = parse_record(record_text)
     if problems:
         return problems
-    problems += check_invariants(events, mode, windows or {}, profiler_present)
-    problems += check_expected(events, expected_threads)
+    problems += check_invariants(events, mode, windows or {}, profiler_present, steps,
+                                 open_at_exit)
+    if expected_threads is not None:  # None: invariants only
+        problems += check_expected(events, expected_threads, open_at_exit)
     return problems
 
 
@@ -689,13 +726,15 @@ def main(argv=None):
     ap.add_argument("--window", action="append", default=[], metavar="L=S:C[,S:C]")
     ap.add_argument("--no-profiler", action="store_true",
                     help="no driver was loadable: no profiler calls may appear")
+    ap.add_argument("--open-at-exit", action="store_true",
+                    help="the program exits inside a window: ranges may stay open")
     a = ap.parse_args(argv)
     threads = ([a.expect] if a.expect else []) + a.expect_thread
     with open(a.record) as f:
         text = f.read()
     try:
         problems = check(text, threads, a.mode, parse_windows(a.window),
-                         not a.no_profiler)
+                         not a.no_profiler, open_at_exit=a.open_at_exit)
     except NotationError as e:
         problems = ["bad notation: %s" % e]
     for p in problems:

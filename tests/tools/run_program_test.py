@@ -11,6 +11,9 @@ run it and what each run must emit (notation: see check_trace.py):
     //                                       runtime to do (default: from
     //                                       CAPTURE_WINDOW/..._TRIGGER)
     //     --no-libcuda                      no libcuda.so.1 on the path
+    //     --open-at-exit                    the program exits inside a
+    //                                       window: ranges may stay open
+    //                                       (see check_trace.py)
     // cw-expect: step#0..1(.) S step[ ...   this thread's events (lines join)
     // cw-thread: ...                        another thread's events
     // cw-stderr: TEXT                       a line the run must print to
@@ -24,6 +27,25 @@ run it and what each run must emit (notation: see check_trace.py):
     // cw-flags: -DX ...                     (file) extra compiler flags
     // cw-exit: N                            (file) expected exit status
     // cw-link: static                       (file) link libcapture_window.a
+    // cw-library: FILE.c                    (file) also build FILE.c (next to
+    //                                       the source) as a shared library,
+    //                                       with the plugin and the runtime
+    //                                       when the program has them; the
+    //                                       program gets its path as the
+    //                                       string macro CW_TEST_LIBRARY
+    // cw-skip: FAMILY REASON                (file) not built by that front
+    //                                       door (exit 77: CTest's skip)
+
+--compiler-family picks the front door: gcc (gcc/g++ and the GCC plugin,
+nvcc for .cu), clang (clang/clang++ and capture_window_clang.so; .cu
+sources are refused) or rewrite (capture-window-rewrite, --rewriter, makes
+an instrumented copy of each source, which --cc/--cxx or nvcc build with
+no plugin). --part2-cc/--part2-plugin build a mixed program: the
+source compiled twice, -DCW_PART=1 by --cc/--cxx with --plugin and
+-DCW_PART=2 by --part2-cc with --part2-plugin, linked into one program (its
+plain build compiles both parts with --cc/--cxx, without plugins).
+--cflags adds flags (e.g. -fsanitize=address) to every compilation and
+link of the programs, both builds.
 
 Each source is built twice per optimization level (-O0 and -O2): with the
 plugin and linked with libcapture_window, and without. For every run:
@@ -47,7 +69,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_trace  # noqa: E402
 
-CW_VARS = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_RANKS",
+CW_VARS = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_SELFCHECK", "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_RANKS",
            "CAPTURE_WINDOW_TRIGGER", "CAPTURE_WINDOW_VERBOSE", "RANK",
            "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
            "NVTX_INJECTION64_PATH", "NVTX_INJECTION32_PATH", "CW_RECORD")
@@ -56,7 +78,33 @@ DIRECTIVE_RE = re.compile(r"^\s*//\s*cw-([a-z-]+):?(.*)$")
 PRAGMA_RE = re.compile(
     r'(?:capture_window|CAPTURE_WINDOW(?:_LABEL)?)\s*\(\s*(\d+)\s*,\s*(\d+)\s*'
     r'(?:,\s*\\?"([A-Za-z0-9_.-]+)\\?"\s*)?\)')
-WINDOWS_RE = re.compile(r"^\d+:\d+(,\d+:\d+)*$")
+WINDOW_SPEC_RE = re.compile(r"^(\d+):(\d+)(?:/(\d+)(?:x(\d+))?)?$")
+PERIODIC_HORIZON = 100000  # periodic windows are expanded up to this iteration
+
+
+def expand_windows(value):
+    """CAPTURE_WINDOW's START:COUNT[/EVERY[xTIMES]] list as (start, count)
+    spans, or None when it is not such a list (off, auto:N, invalid)."""
+    spans = []
+    for item in value.split(","):
+        m = WINDOW_SPEC_RE.match(item)
+        if not m:
+            return None
+        start, count = int(m.group(1)), int(m.group(2))
+        every = int(m.group(3) or 0)
+        times = int(m.group(4) or 0) if every else 1
+        k = 0
+        while (not times or k < times) and start + k * every <= PERIODIC_HORIZON:
+            spans.append((start + k * every, count))
+            k += 1
+            if not every:
+                break
+    # A window starting inside an open one is skipped (runtime/schedule.c).
+    kept = []
+    for s, c in sorted(spans, key=lambda w: (w[0], -w[1])):
+        if not kept or s >= kept[-1][0] + kept[-1][1]:
+            kept.append((s, c))
+    return kept
 
 
 class Run:
@@ -65,6 +113,9 @@ class Run:
         self.env = {}
         self.mode = None
         self.no_libcuda = False
+        self.open_at_exit = False
+        self.windows = {}  # --windows=LABEL=S:C[,S:C]: windows the run opens
+        self.auto = None   # --auto=LABEL:MIN:COUNT: one window, from MIN on
         self.threads = []
         self.stderr = []  # (is_regex, text)
         for w in words:
@@ -72,6 +123,13 @@ class Run:
                 self.mode = w.split("=", 1)[1]
             elif w == "--no-libcuda":
                 self.no_libcuda = True
+            elif w == "--open-at-exit":
+                self.open_at_exit = True
+            elif w.startswith("--auto="):
+                label, low, count = w.split("=", 1)[1].split(":")
+                self.auto = (label, int(low), int(count))
+            elif w.startswith("--windows="):
+                self.windows.update(check_trace.parse_windows([w.split("=", 1)[1]]))
             elif "=" in w and not w.startswith("-"):
                 k, v = w.split("=", 1)
                 self.env[k] = v
@@ -85,8 +143,8 @@ class Run:
         return "run at line %d (%s)" % (self.line, " ".join(words) or "defaults")
 
 
-def parse_source(path):
-    runs, windows, flags, exit_status, link = [], {}, [], 0, "shared"
+def parse_source(path, family=None):
+    runs, windows, flags, exit_status, link, library = [], {}, [], 0, "shared", None
     pragma_windows = {}
     with open(path) as f:
         lines = f.read().splitlines()
@@ -120,10 +178,17 @@ def parse_source(path):
             flags += shlex.split(arg)
         elif kind == "exit":
             exit_status = int(arg)
+        elif kind == "skip":
+            words = arg.split(None, 1)
+            if words and words[0] == family:
+                print("skipped for %s: %s" % (family, words[1] if len(words) > 1 else ""))
+                sys.exit(77)
         elif kind == "link":
             if arg not in ("shared", "static"):
                 raise SystemExit("%s:%d: cw-link is shared or static" % (path, n))
             link = arg
+        elif kind == "library":
+            library = os.path.join(os.path.dirname(path), arg)
         else:
             raise SystemExit("%s:%d: unknown directive cw-%s" % (path, n, kind))
     for label, ws in pragma_windows.items():
@@ -134,14 +199,15 @@ def parse_source(path):
             windows[label] = sorted(ws)
     if not runs:
         raise SystemExit("%s: no cw-run line" % path)
-    return runs, windows, flags, exit_status, link
+    return runs, windows, flags, exit_status, link, library
 
 
 def run_windows(run, windows):
     """The windows the checker applies in this run."""
-    value = run.env.get("CAPTURE_WINDOW")
-    if value and WINDOWS_RE.match(value):
-        spans = [tuple(int(x) for x in w.split(":")) for w in value.split(",")]
+    if run.windows:  # windows only the run knows: auto, signal-armed
+        return dict(windows, **run.windows)
+    spans = expand_windows(run.env.get("CAPTURE_WINDOW") or "")
+    if spans is not None:
         return {label: spans for label in windows}
     return windows
 
@@ -168,40 +234,116 @@ class Driver:
 
     # -- building
 
-    def compile(self, source, out, with_plugin, opt, flags):
+    def compile_command(self, cc, source, out, plugin, opt, flags):
+        """One C/C++ compilation (with -c when OUT is an object)."""
+        a = self.a
+        is_cxx = os.path.splitext(source)[1] in (".cpp", ".cc", ".cxx")
+        std = "-std=gnu++17" if is_cxx else "-std=gnu11"
+        cmd = [cc, std, opt, "-g", "-Wall", "-pthread"] + a.cflags
+        if out.endswith(".o"):
+            cmd.append("-c")
+        cmd += ["-o", out, source] + ["-I" + d for d in a.include if d] + flags
+        cmd += ["-fplugin=" + plugin] if plugin else ["-Wno-unknown-pragmas"]
+        return cmd
+
+    def rewrite(self, source, flags):
+        """Family rewrite: the rewriter's copy of SOURCE (made once) and the
+        flags to build it with.  A header next to the source that holds
+        marked loops (#include "..." naming it) is rewritten too, to the
+        place the copy's own #include finds first."""
         a = self.a
         ext = os.path.splitext(source)[1]
+        base = os.path.splitext(os.path.basename(source))[0]
+        here = os.path.dirname(os.path.abspath(source))
+        with open(source) as f:
+            headers = [h for h in re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M)
+                       if os.path.exists(os.path.join(here, h))
+                       and "capture_window" in open(os.path.join(here, h)).read()]
+        ups = max([h.split("/").count("..") for h in headers] + [0])
+        copy_dir = os.path.join(self.work, "rewritten", *(["d"] * ups))
+        out = os.path.join(copy_dir, base + ext)
+        # Quoted #includes are looked up next to the original.
+        flags = flags + ["-I" + here]
+        std = {".c": "-std=gnu11", ".cpp": "-std=gnu++17", ".cc": "-std=gnu++17",
+               ".cxx": "-std=gnu++17"}.get(ext)
+        lang = ["-x", "c" if ext == ".c" else "cuda" if ext == ".cu" else "c++"]
+        jobs = [(source, out, [])] + [
+            (os.path.join(here, h), os.path.normpath(os.path.join(copy_dir, h)), lang)
+            for h in headers]
+        if not os.path.exists(out):
+            for src, dst, extra in jobs:
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                cmd = [a.rewriter, "-o", dst, src, "--"] + extra
+                cmd += ["-I" + d for d in a.include if d] + flags + ([std] if std else [])
+                if not self.run_compiler("rewrite", cmd, True):
+                    return None, flags
+        return out, flags
+
+    def compile(self, source, out, with_plugin, opt, flags):
+        a = self.a
+        if with_plugin and a.compiler_family == "rewrite":
+            source, flags = self.rewrite(source, flags)
+            if not source:
+                return False
+        ext = os.path.splitext(source)[1]
         includes = ["-I" + d for d in a.include if d]
+        is_cxx = ext in (".cpp", ".cc", ".cxx")
+        what = "%s build %s" % ("plugin" if with_plugin else "plain", opt)
         if ext == ".cu":
             cmd = [a.nvcc, opt, "-o", out, source] + includes + flags
-            if with_plugin:
+            if with_plugin and a.plugin:
                 cmd += ["-Xcompiler", "-fplugin=" + a.plugin]
             else:
                 cmd += ["-Xcompiler", "-Wno-unknown-pragmas"]
             cmd += ["-Xcompiler", "-pthread", "-ldl"]
+        elif a.part2_cc:
+            cc = a.cxx if is_cxx else a.cc
+            cc2 = (a.part2_cxx if is_cxx else a.part2_cc) if with_plugin else cc
+            objs = [out + ".part1.o", out + ".part2.o"]
+            parts = [(cc, a.plugin if with_plugin else None, "-DCW_PART=1"),
+                     (cc2, a.part2_plugin if with_plugin else None, "-DCW_PART=2")]
+            for obj, (pcc, plugin, define) in zip(objs, parts):
+                if not self.run_compiler(what, self.compile_command(
+                        pcc, source, obj, plugin, opt, flags + [define]), with_plugin):
+                    return False
+            cmd = [cc, "-pthread", "-o", out] + a.cflags + objs + ["-ldl"]
         else:
-            cc = a.cxx if ext in (".cpp", ".cc", ".cxx") else a.cc
-            std = "-std=gnu++17" if cc == a.cxx else "-std=gnu11"
-            cmd = [cc, std, opt, "-g", "-Wall", "-pthread", "-o", out, source] \
-                + includes + flags
-            cmd += ["-fplugin=" + a.plugin] if with_plugin else ["-Wno-unknown-pragmas"]
+            cc = a.cxx if is_cxx else a.cc
+            cmd = self.compile_command(cc, source, out,
+                                       a.plugin if with_plugin else None, opt, flags)
             cmd += ["-ldl"]
         if with_plugin and ext == ".cu":
             d = os.path.dirname(a.runtime)
             cmd += ["-L" + d, "-lcapture_window", "-Xlinker", "-rpath=" + d]
         elif with_plugin and self.link == "static":
-            cmd += [a.runtime_static, "-ldl", "-pthread"]
+            cmd += [a.runtime_static, "-ldl", "-pthread", "-lm"]
         elif with_plugin:
             cmd += [a.runtime, "-Wl,-rpath," + os.path.dirname(a.runtime)]
+        return self.run_compiler(what, cmd, with_plugin and ext != ".cu")
+
+    def compile_library(self, source, out, with_plugin, opt):
+        """cw-library: a shared library the program dlopens."""
+        a = self.a
+        if with_plugin and a.compiler_family == "rewrite":
+            source, _ = self.rewrite(source, [])
+            if not source:
+                return False
+        cmd = self.compile_command(a.cc, source, out, a.plugin if with_plugin else None,
+                                   opt, ["-shared", "-fPIC"])
+        if with_plugin:
+            cmd += [a.runtime, "-Wl,-rpath," + os.path.dirname(a.runtime)]
+        return self.run_compiler("%s library %s" % ("plugin" if with_plugin else "plain",
+                                                    opt), cmd, with_plugin)
+
+    def run_compiler(self, what, cmd, must_be_silent):
         p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
-        what = "%s build %s" % ("plugin" if with_plugin else "plain", opt)
         if p.returncode != 0:
             self.fail("%s does not compile:\n  %s\n%s" % (what, shlex.join(cmd),
                                                         p.stdout + p.stderr))
             return False
-        if with_plugin and ext != ".cu" and p.stderr.strip():
+        if must_be_silent and p.stderr.strip():
             self.fail("%s prints diagnostics (the plugin must be silent on valid "
-                      "code):\n%s" % (what, p.stderr))
+                      "code):\n  %s\n%s" % (what, shlex.join(cmd), p.stderr))
         return True
 
     # -- running
@@ -217,6 +359,9 @@ class Driver:
         if tool:
             env["NVTX_INJECTION64_PATH"] = self.a.recorder
         env["CW_RECORD"] = record
+        # The exit self-check prints whenever a tool is attached; only the
+        # tests that assert it (cw-run: CAPTURE_WINDOW_SELFCHECK=1) see it.
+        env["CAPTURE_WINDOW_SELFCHECK"] = "0"
         env.update(run.env)
         return env
 
@@ -274,11 +419,40 @@ class Driver:
         self.check_record(where, run, windows, ptrace)
         self.check_plain_marks(where, ptrace, qtrace)
 
+    def auto_window(self, where, run, ptrace):
+        """auto:COUNT opens where the step time settles, which the test
+        cannot know to the iteration: take the window's first iteration
+        from the record, require it to be MIN or later, and check the rest
+        of the record against that window."""
+        label, low, count = run.auto
+        lines = ptrace.splitlines()
+        for n, line in enumerate(lines):
+            if line.split()[1:] == ["push", "registered", label]:
+                tid = line.split()[0]
+                first = next((l.split()[3] for l in lines[n + 1:]
+                              if l.split()[0] == tid and l.split()[1:3] == ["push", "ascii"]),
+                             "")
+                m = re.match(r"^%s#(\d+)$" % re.escape(label), first)
+                if m and int(m.group(1)) >= low:
+                    return {label: [(int(m.group(1)), count)]}
+                self.fail("%s: auto window of %r starts at %r, expected %s#%d or later"
+                          % (where, label, first, label, low))
+                return {label: []}
+        self.fail("%s: auto window of %r never opened" % (where, label))
+        return {label: []}
+
     def check_record(self, where, run, windows, ptrace):
+        if run.auto:
+            windows = dict(windows, **self.auto_window(where, run, ptrace))
+            run.windows = windows
         try:
-            problems = check_trace.check(ptrace, run.threads, run_mode(run),
+            # An auto run without cw-expect is checked by invariants only.
+            expected = None if run.auto and not run.threads else run.threads
+            problems = check_trace.check(ptrace, expected, run_mode(run),
                                          run_windows(run, windows),
-                                         profiler_present=not run.no_libcuda)
+                                         profiler_present=not run.no_libcuda,
+                                         steps=run.env.get("CAPTURE_WINDOW_STEPS", "all"),
+                                         open_at_exit=run.open_at_exit)
         except check_trace.NotationError as e:
             problems = ["bad notation in the test: %s" % e]
         for p in problems:
@@ -326,7 +500,8 @@ class Driver:
 
     def main(self):
         a = self.a
-        runs, windows, flags, exit_status, self.link = parse_source(a.source)
+        runs, windows, flags, exit_status, self.link, library = parse_source(
+            a.source, a.compiler_family)
         base = os.path.splitext(os.path.basename(a.source))[0]
         if a.prebuilt:
             for run in runs:
@@ -337,7 +512,14 @@ class Driver:
             exes = {}
             for kind in ("plugin", "plain"):
                 exes[kind] = os.path.join(self.work, "%s%s.%s" % (base, opt, kind))
-                if not self.compile(a.source, exes[kind], kind == "plugin", opt, flags):
+                extra = []
+                if library:
+                    lib = exes[kind] + ".lib.so"
+                    if not self.compile_library(library, lib, kind == "plugin", opt):
+                        return self.report()
+                    extra = ['-DCW_TEST_LIBRARY="%s"' % lib]
+                if not self.compile(a.source, exes[kind], kind == "plugin", opt,
+                                    flags + extra):
                     return self.report()
             for run in runs:
                 self.check_run(run, windows, exes, opt, exit_status)
@@ -355,7 +537,14 @@ class Driver:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--source", required=True)
-    ap.add_argument("--plugin", help="capture_window.so (GCC plugin)")
+    ap.add_argument("--plugin", help="the plugin: capture_window.so (GCC) or "
+                    "capture_window_clang.so (Clang)")
+    ap.add_argument("--rewriter", help="capture-window-rewrite (--compiler-family rewrite)")
+    ap.add_argument("--compiler-family", choices=("gcc", "clang", "rewrite"), default="gcc",
+                    help="which front door --cc/--cxx and --plugin are")
+    ap.add_argument("--part2-cc", help="mixed program: compiler of part 2 (C)")
+    ap.add_argument("--part2-cxx", help="mixed program: compiler of part 2 (C++)")
+    ap.add_argument("--part2-plugin", help="mixed program: plugin of part 2")
     ap.add_argument("--runtime", help="libcapture_window.so")
     ap.add_argument("--runtime-static", help="libcapture_window.a")
     ap.add_argument("--prebuilt", help="run this program instead of building "
@@ -370,11 +559,20 @@ def main():
     ap.add_argument("--nvcc", default="nvcc")
     ap.add_argument("--opt", action="append", default=None)
     ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--cflags", action="append", default=[],
+                    help="a flag for every compilation and link of the programs "
+                    "(repeatable), e.g. --cflags=-fsanitize=thread")
     a = ap.parse_args()
     a.include = [d for arg in a.include for d in arg.split(";")]
     a.opt = a.opt or ["-O0", "-O2"]
-    if not a.prebuilt and not (a.plugin and a.runtime):
+    if a.compiler_family == "rewrite" and not a.rewriter:
+        ap.error("--compiler-family rewrite needs --rewriter")
+    if not a.prebuilt and not ((a.plugin or a.rewriter) and a.runtime):
         ap.error("--plugin and --runtime are needed to build --source")
+    if a.compiler_family == "clang" and a.source.endswith(".cu"):
+        ap.error("CUDA sources are built with nvcc and the GCC plugin only")
+    if a.part2_cc and not (a.part2_plugin and a.part2_cxx):
+        ap.error("--part2-cc needs --part2-cxx and --part2-plugin")
     if os.path.isdir(a.work_dir):
         shutil.rmtree(a.work_dir)
     return Driver(a).main()

@@ -100,6 +100,39 @@ class Checks(unittest.TestCase):
                 "profiler stop", *it(3))
         self.assertFails(t, "not directly under", windows={"step": [(1, 3)]}, expect="")
 
+    def test_open_at_exit(self):
+        # exit() in iteration 2 of window 2:1: ranges open, the stop comes last
+        t = rec(*it(0), *it(1), "profiler start", "push registered step",
+                "push ascii step#2", "mark ascii step@2", "profiler stop")
+        expect = "step#0..1(.) S step[ step#2(. E"
+        self.assertEqual(ct.check(t, [expect], "both", W, open_at_exit=True), [])
+        p = ct.check(t, [expect.replace("(. E", "(.) ] E")], "both", W, open_at_exit=True)
+        self.assertTrue(any("sequence differs" in x for x in p), p)
+        # without the flag: unbalanced, and the notation must close its ranges
+        self.assertRaises(ct.NotationError, ct.check, t, [expect], "both", W)
+        self.assertFails(t, "open range", expect="step#0..1(.) S step[ step#2(.) ] E")
+        # the stop while a window is open is accepted only as the last event
+        late = rec(*it(0), *it(1), "profiler start", "push registered step",
+                   "push ascii step#2", "profiler stop", "mark ascii step@2")
+        p = ct.check(late, None, "both", W, open_at_exit=True)
+        self.assertTrue(any("still open" in x for x in p), p)
+        # and the profiler must still be stopped
+        p = ct.check(t.replace("T1 profiler stop\n", ""), None, "both", W, open_at_exit=True)
+        self.assertTrue(any("still on at the end" in x for x in p), p)
+
+    def test_reentered_iteration(self):
+        # window 1:2 opens in iteration 1; iteration 2 runs inside it (the
+        # body re-entered the loop), then 3; the window closes after 1 ends
+        t = rec(*it(0), "profiler start", "push registered step", "push ascii step#1",
+                "mark ascii step@1", *it(2), *it(3), "pop", "pop", "profiler stop", *it(4))
+        self.assertEqual(self.problems(t, windows={"step": [(1, 2)]},
+                                       expect="step#0(.) S step[ step#1( . step#2(.) step#3(.) ) ] E "
+                                              "step#4(.)"), [])
+        # a top-level iteration in the window must still be under its range
+        t = rec(*it(0), *it(1), "profiler start", "push registered step", *it(2), "pop",
+                "profiler stop")
+        self.assertFails(t, "not directly under", windows={"step": [(1, 2)]}, expect="")
+
     def test_profiler_start_missing(self):
         t = rec(*it(0), *it(1), "push registered step", *it(2), "pop", "profiler stop")
         self.assertFails(t, "opens while the profiler is off", expect="")

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""report.py - the table of bench/run.sh from loop_bench's raw lines.
+
+Reads lines "CONFIG PROCESS BODY VARIANT ROUND NS_PER_ITER" (timings) and
+"CONFIG - BODY VARIANT ir INSTRUCTIONS_PER_ITER" (callgrind) on stdin and
+prints, per configuration and body, the medians of:
+
+  plain, marked, hand   ns per iteration
+  marked - plain        overhead of the marked loop, median of the
+                        per-round differences (same process, same round)
+  hand - plain          overhead of the hand-written loop, likewise
+  ratio                 (marked - plain) / (hand - plain)
+
+and the same from instruction counts, which have no noise.
+"""
+import collections
+import statistics
+import sys
+
+CONFIGS = {
+    "off": "CAPTURE_WINDOW=off",
+    "default": "default window, no tool",
+    "tool": "default window, null NVTX tool",
+}
+TARGETS = {  # contract section 5, on the marked loop's overhead
+    "off": ("<= 1 ns", lambda ov, hand: ov <= 1.0),
+    "default": ("<= 5 ns", lambda ov, hand: ov <= 5.0),
+    "tool": ("<= 2x hand", lambda ov, hand: ov <= 2.0 * hand),
+}
+
+
+def main():
+    times = collections.defaultdict(dict)   # (config, body) -> {(proc, round): {variant: ns}}
+    instructions = collections.defaultdict(dict)  # (config, body) -> {variant: ir}
+    for line in sys.stdin:
+        f = line.split()
+        if len(f) != 6:
+            continue
+        config, proc, body, variant = f[:4]
+        if f[4] == "ir":
+            instructions[config, body][variant] = float(f[5])
+        else:
+            times[config, body].setdefault((proc, f[4]), {})[variant] = float(f[5])
+
+    keys = [(c, b) for c in CONFIGS for b in ("small", "empty") if (c, b) in times]
+    if keys:
+        rounds = {k: len(times[k]) for k in keys}
+        print(f"ns per iteration, medians over {min(rounds.values())}-"
+              f"{max(rounds.values())} interleaved rounds")
+        print("| configuration | body | plain | marked | hand | marked - plain "
+              "| hand - plain | ratio to hand | target |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+        for k in keys:
+            rows = [r for r in times[k].values() if len(r) == 3]
+            med = {v: statistics.median(r[v] for r in rows) for v in ("plain", "marked", "hand")}
+            ov = statistics.median(r["marked"] - r["plain"] for r in rows)
+            hand = statistics.median(r["hand"] - r["plain"] for r in rows)
+            goal, met = TARGETS[k[0]]
+            print(f"| {CONFIGS[k[0]]} | {k[1]} | {med['plain']:.2f} | {med['marked']:.2f} "
+                  f"| {med['hand']:.2f} | {ov:.2f} | {hand:.2f} | {ov / hand:.3f} "
+                  f"| {goal}: {'met' if met(ov, hand) else 'MISSED'} |")
+
+    keys = [(c, b) for c in CONFIGS for b in ("small", "empty") if (c, b) in instructions]
+    if keys:
+        print("\ninstructions per iteration (callgrind)")
+        print("| configuration | body | plain | marked | hand | marked - plain "
+              "| hand - plain | ratio to hand |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for k in keys:
+            ir = instructions[k]
+            ov, hand = ir["marked"] - ir["plain"], ir["hand"] - ir["plain"]
+            print(f"| {CONFIGS[k[0]]} | {k[1]} | {ir['plain']:.1f} | {ir['marked']:.1f} "
+                  f"| {ir['hand']:.1f} | {ov:.1f} | {hand:.1f} | {ov / hand:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+/*
+ * capture_window_clang.so - Clang 14 plugin that instruments loops marked
+ * with `#pragma capture_window` for capture-window Nsight Systems
+ * captures.  The Clang counterpart of plugin/gcc/capture_window.so: same
+ * pragma, same grammar and messages (plugin/common), same emitted ABI
+ * (runtime/include/capture_window/abi.h).
+ *
+ * Use:
+ *   clang   -fplugin=PATH/capture_window_clang.so file.c  -lcapture_window
+ *   clang++ -fplugin=PATH/capture_window_clang.so file.cc -lcapture_window
+ *   PATH: pkg-config --variable=clang_plugin capture-window
+ *
+ * The plugin registers under the name capture_window, so its options read
+ * -fplugin-arg-capture_window-NAME (after -fplugin=):
+ *   verbose   a note for every instrumented loop: file:line of the pragma,
+ *             enclosing function, label and window.
+ *   Any other argument is an error that names it.
+ *
+ * What the user writes, directly before a for, while, do or range-for loop
+ * (comments, blank lines and other pragmas such as `#pragma GCC unroll`
+ * or `#pragma omp simd` may sit between; _Pragma and CAPTURE_WINDOW() of
+ * annotations/capture_window.h work inside macros):
+ *
+ *   #pragma capture_window(START, COUNT [, "LABEL"])
+ *
+ * Before:
+ *
+ *   #pragma capture_window(30, 3)
+ *   for (int step = 0; step < n; step++)
+ *     train_step();
+ *
+ * After (as tokens; see cw-loop.cc):
+ *
+ *   {
+ *     static struct cw_site_v1 __cw_site_0 = { 1, LINE, "FILE",
+ *         __FUNCTION__ (C) or __PRETTY_FUNCTION__ (C++), "step", 30, 3,
+ *         { 0, 0, 0, 0 } };
+ *     struct cw_loop_v1 *__cw_loop_0
+ *         __attribute__((__cleanup__(__cw_clang_loop_exit))) =
+ *         cw_loop_enter_v1(&__cw_site_0);
+ *     for (int step = 0; step < n; step++) {
+ *       struct cw_loop_v1 *__cw_iter_0
+ *           __attribute__((__cleanup__(__cw_clang_iter_end), __unused__)) =
+ *           __cw_clang_iter_begin(__cw_loop_0);
+ *       train_step();
+ *     }
+ *   }
+ *
+ * __cw_clang_iter_begin/_iter_end/_loop_exit are always-inline helpers
+ * that call cw_iter_begin_v1 / cw_iter_end_v1 / cw_loop_exit_v1 when the
+ * loop is active (non-NULL).  The cleanup attribute runs them on every way
+ * out of a scope: falling off the body, continue, break, return, goto out
+ * of the loop, and C++ exceptions (-fexceptions, the C++ default).
+ *
+ * How: Clang has no hook to rewrite a parsed loop before code generation,
+ * so the work happens in the preprocessor.  The pragma handler parses the
+ * arguments with the shared grammar, reads the loop ahead token by token
+ * (other pragmas' annotation tokens, the keyword, the header and the body,
+ * and for do loops the `while (...);`), and enters the rewritten tokens
+ * again with Preprocessor::EnterTokenStream.  The user's tokens keep their
+ * locations; the added ones are located at the loop keyword.  Nested marked
+ * loops are rewritten by the nested handler call while the outer loop is
+ * read ahead.  The ABI header and the helpers are appended to the
+ * predefines buffer, so no #include is needed and a later
+ * #include <capture_window/abi.h> is a no-op.  The plugin is an
+ * AddBeforeMainAction, so a bare -fplugin= is enough.  After parsing, an
+ * AST pass reports pragmas not followed by a loop (outside a function or
+ * not) and, with verbose, notes each instrumented loop per function
+ * (template instantiations each get one).
+ *
+ * Limits:
+ *   - a goto or switch case label jumping into a marked loop's body from
+ *     outside it is a compile error (it would bypass the cleanup
+ *     variables); longjmp out of a body skips the end hooks;
+ *   - a marked loop cannot be in a constexpr function (static variable);
+ *   - the macros CW_ABI_VERSION, CW_ABI_EXPORT and CAPTURE_WINDOW_ABI_H
+ *     and the abi.h declarations are visible in every unit compiled with
+ *     the plugin;
+ *   - with -E (preprocess only) the plugin is not loaded and the pragma is
+ *     kept in the output.
+ */
+#include "cw-clang.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
+
+#include "cw_messages.h"
+
+using namespace clang;
+
+namespace {
+
+class CaptureWindowConsumer : public ASTConsumer {
+public:
+  explicit CaptureWindowConsumer(std::shared_ptr<cw_clang::UnitState> State)
+      : State(std::move(State)) {}
+
+  void HandleTranslationUnit(ASTContext &Context) override {
+    cw_clang::reportUnitDiagnostics(Context, *State);
+  }
+
+private:
+  std::shared_ptr<cw_clang::UnitState> State;
+};
+
+class CaptureWindowAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    auto State = std::make_shared<cw_clang::UnitState>();
+    State->Verbose = Verbose;
+    Preprocessor &PP = CI.getPreprocessor();
+    /* The predefines buffer is entered with the main file, after this. */
+    PP.setPredefines(PP.getPredefines() + "\n" +
+                     cw_clang::runtimeDeclarations());
+    PP.AddPragmaHandler(cw_clang::createPragmaHandler(State).release());
+    return std::make_unique<CaptureWindowConsumer>(std::move(State));
+  }
+
+  /* -fplugin-arg-capture_window-NAME[=VALUE]: verbose is the only one. */
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    bool Ok = true;
+    for (const std::string &Arg : Args) {
+      if (Arg == "verbose") {
+        Verbose = true;
+        continue;
+      }
+      size_t Eq = Arg.find('=');
+      std::string Key = Arg.substr(0, Eq);
+      std::string Value = Eq == std::string::npos ? "" : Arg.substr(Eq + 1);
+      char Text[512];
+      cw_format_unknown_argument(Text, sizeof Text, CW_PRAGMA_NAME,
+                                 Key.c_str(),
+                                 Eq == std::string::npos ? nullptr
+                                                         : Value.c_str());
+      DiagnosticsEngine &Diags = CI.getDiagnostics();
+      Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+          << Text;
+      Ok = false;
+    }
+    /* A bad argument fails the compilation through its error; the plugin
+       then stays out of the way. */
+    return Ok;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+private:
+  bool Verbose = false;
+};
+
+} // namespace
+
+static FrontendPluginRegistry::Add<CaptureWindowAction>
+    CaptureWindowPlugin(CW_PRAGMA_NAME,
+                        "instrument loops marked with #pragma capture_window");

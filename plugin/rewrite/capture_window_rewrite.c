@@ -1,0 +1,147 @@
+/*
+ * capture-window-rewrite - the source-to-source front door of
+ * capture-window: reads a C, C++ or CUDA file, finds every loop marked
+ * with `#pragma capture_window(...)` and writes a copy in which those loops
+ * call the capture-window runtime exactly as the GCC and Clang plugins make
+ * them do (runtime/include/capture_window/abi.h).  The copy builds with any
+ * compiler, no plugin: nvcc with any host compiler, NVHPC, icx, MSVC (C++).
+ * Written in C on libclang's C API (clang-c/Index.h).
+ *
+ * Use:
+ *   capture-window-rewrite [-o OUT] [-v] FILE [-- COMPILER-FLAGS...]
+ *
+ *   -o OUT       write the copy to OUT (default: standard output); nothing
+ *                is written when there is an error
+ *   -v, --verbose
+ *                a note for every instrumented loop, the plugins' text
+ *   -- FLAGS     the flags FILE is compiled with, as clang reads them
+ *                (-I, -D, -std, -x, -fopenmp ...).  Output-file and
+ *                -fplugin flags are dropped; -fplugin-arg-capture_window-verbose
+ *                works like -v, and any other -fplugin-arg-capture_window-
+ *                argument is an error, as with the plugins.
+ *
+ * .cu files are parsed as CUDA host code (clang -x cuda --cuda-host-only,
+ * without clang's CUDA wrapper headers, which do not fit newer toolkits);
+ * loops in __device__/__global__ functions are left alone with a warning,
+ * loops in __host__ __device__ functions are instrumented on the host side
+ * only.
+ *
+ * Exit status: 0 written, 1 a capture_window error (printed as
+ * FILE:LINE:COL: error: MESSAGE, the shared texts of plugin/common) or a
+ * file that does not parse, 2 bad usage.
+ *
+ * The copy:
+ *   - starts with a prelude: abi.h itself (a later #include of it is a
+ *     no-op), the helpers, then `#line 1 "FILE"`;
+ *   - rewrites each marked loop in place, on the lines it already has,
+ *     so the line numbers of every statement stay (see rw_emit.c for the
+ *     exact text): the pragma becomes a comment followed by the loop's
+ *     static site and a loop guard; the body is wrapped in a block that
+ *     opens with an iteration guard.  C++ guards are objects with
+ *     destructors; C guards are __attribute__((cleanup)) variables.  Both
+ *     end the iteration on every way out of the body (falling off its end,
+ *     continue, break, return, goto out, C++ exceptions) and the loop on
+ *     every way out of it;
+ *   - is the file unchanged when nothing is marked.
+ *
+ * Parts: rw_unit.c parses and indexes the file, rw_pragma.c finds the
+ * pragmas, rw_loop.c finds their loops, rw_emit.c writes the copy.
+ *
+ * Limits: see docs/rewrite.md.  In short: a pragma (or a loop) produced by
+ * expanding a user macro cannot be rewritten in place and is an error that
+ * says so (a literal CAPTURE_WINDOW(...) of annotations/capture_window.h
+ * and a literal _Pragma("capture_window(...)") are fine); only object-like
+ * macros expand among the arguments; quoted #includes relative to FILE's
+ * folder need that folder on the include path of the compilation of the
+ * copy; a goto or case label jumping into a marked body from outside is a
+ * C++ compile error; longjmp out of a body skips the end hooks; a marked
+ * loop in a constexpr function is refused by the compiler (static site).
+ */
+#include "rw.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define TOOL "capture-window-rewrite"
+#define PLUGIN_ARG_PREFIX "-fplugin-arg-" CW_PRAGMA_NAME "-"
+
+static int usage(FILE *to, int status)
+{
+  fprintf(to,
+          "usage: " TOOL " [-o OUT] [-v] FILE [-- COMPILER-FLAGS...]\n"
+          "Writes a copy of FILE whose #pragma capture_window loops call the\n"
+          "capture-window runtime; build it with any compiler and link\n"
+          "-lcapture_window.\n"
+          "  -o OUT         write to OUT (default: standard output)\n"
+          "  -v, --verbose  a note for every instrumented loop\n"
+          "  -- FLAGS       FILE's compiler flags (-I, -D, -std, -x ...)\n");
+  return status;
+}
+
+/* -fplugin-arg-capture_window-NAME among the compiler flags: what the
+   plugins accept, so one set of flags serves every front door. */
+static int plugin_arguments(struct rw_unit *u, char **flags, int nflags)
+{
+  int ok = 1;
+  for (int i = 0; i < nflags; i++) {
+    const char *arg = flags[i], *eq;
+    char key[256], text[1024];
+    if (strncmp(arg, PLUGIN_ARG_PREFIX, strlen(PLUGIN_ARG_PREFIX)))
+      continue;
+    arg += strlen(PLUGIN_ARG_PREFIX);
+    if (!strcmp(arg, "verbose")) {
+      u->verbose = 1;
+      continue;
+    }
+    eq = strchr(arg, '=');
+    snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),
+             arg);
+    cw_format_unknown_argument(text, sizeof text, CW_PRAGMA_NAME, key,
+                               eq ? eq + 1 : NULL);
+    fprintf(stderr, TOOL ": error: %s\n", text);
+    ok = 0;
+  }
+  return ok;
+}
+
+int main(int argc, char **argv)
+{
+  struct rw_unit unit;
+  const char *file = NULL, *out = NULL;
+  char **flags = NULL;
+  int nflags = 0, status;
+
+  memset(&unit, 0, sizeof unit);
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) {
+      flags = argv + i + 1;
+      nflags = argc - i - 1;
+      break;
+    } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+      out = argv[++i];
+    } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+      unit.verbose = 1;
+    } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      return usage(stdout, 0);
+    } else if (argv[i][0] == '-' || file) {
+      fprintf(stderr, TOOL ": error: unexpected argument '%s'\n", argv[i]);
+      return usage(stderr, 2);
+    } else {
+      file = argv[i];
+    }
+  }
+  if (!file)
+    return usage(stderr, 2);
+  if (!plugin_arguments(&unit, flags, nflags))
+    return 1;
+
+  if (rw_unit_parse(&unit, file, (const char *const *)flags, nflags) != 0) {
+    rw_unit_dispose(&unit);
+    return 1;
+  }
+  rw_find_pragmas(&unit);
+  rw_match_loops(&unit);
+  status = unit.errors ? 1 : rw_write_output(&unit, out) ? 1 : 0;
+  rw_unit_dispose(&unit);
+  return status;
+}

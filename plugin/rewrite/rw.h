@@ -1,0 +1,125 @@
+/*
+ * rw.h - what the parts of capture-window-rewrite share: the parsed unit
+ * (file text, tokens, an index of its statements), the pragmas found in
+ * it, and the edits that make the instrumented copy.  See
+ * capture_window_rewrite.c for the tool's manual.
+ */
+#ifndef CW_RW_H
+#define CW_RW_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "cw_messages.h"
+#include "cw_pragma.h"
+
+enum rw_language { RW_C, RW_CXX, RW_CUDA };
+
+/* One token of the main file, as clang_tokenize saw it (raw: no macro
+   expansion, no skipped-block filtering). */
+struct rw_token {
+  CXTokenKind kind;
+  unsigned begin, end; /* byte offsets in the file */
+  unsigned line, col;
+  char *text;
+  int skipped; /* inside a block the preprocessor skipped (#if 0) */
+};
+
+/* A statement or expression of the main file, with its extent mapped to
+   file offsets (a macro expansion counts as a whole). */
+struct rw_node {
+  enum CXCursorKind kind;
+  unsigned begin, end;
+  int parent;        /* index of the enclosing statement node, or -1 */
+  int function_body; /* the body of a function, lambda or block */
+  int device;        /* function body: 0 host, 1 device only, 2 host+device */
+  CXCursor function; /* function body: the function's cursor */
+};
+
+/* A macro expansion written in the main file: NAME ... through its ')'. */
+struct rw_expansion {
+  unsigned begin, end;
+  CXCursor cursor;
+};
+
+/* An object-like or function-like macro definition (any file). */
+struct rw_macro {
+  char *name;
+  int function_like;
+  int in_main_file;
+  unsigned offset; /* in the main file, when in_main_file */
+  CXCursor cursor;
+};
+
+enum rw_pragma_form { RW_FORM_PRAGMA, RW_FORM_OPERATOR, RW_FORM_MACRO };
+
+/* One capture_window pragma of the main file. */
+struct rw_pragma {
+  enum rw_pragma_form form;
+  unsigned begin, end;      /* the text the pragma occupies */
+  unsigned name_line, name_col; /* where diagnostics about it go */
+  struct cw_pragma window;
+  int valid;                /* the arguments passed the grammar */
+  int loop;                 /* index of the marked loop node, or -1 */
+  int host_only;            /* in a CUDA __host__ __device__ function */
+};
+
+struct rw_diag_sink {
+  const char *path; /* the file as given */
+  int errors;
+};
+
+struct rw_unit {
+  const char *path; /* as given on the command line */
+  char *text;
+  size_t size;
+  enum rw_language lang;
+  CXIndex index;
+  CXTranslationUnit tu;
+  CXFile file;
+
+  struct rw_token *tokens;
+  size_t ntokens;
+  struct rw_node *nodes;
+  size_t nnodes, nodes_cap;
+  struct rw_expansion *expansions;
+  size_t nexpansions, expansions_cap;
+  struct rw_macro *macros;
+  size_t nmacros, macros_cap;
+  struct rw_pragma *pragmas;
+  size_t npragmas, pragmas_cap;
+
+  int verbose;
+  int errors;
+};
+
+/* rw_unit.c */
+int rw_unit_parse(struct rw_unit *u, const char *path,
+                  const char *const *flags, int nflags);
+void rw_unit_dispose(struct rw_unit *u);
+size_t rw_token_at(const struct rw_unit *u, unsigned offset);
+int rw_token_is(const struct rw_token *t, const char *text);
+int rw_same_logical_line(const struct rw_unit *u, unsigned from, unsigned to);
+
+/* rw_diag.c */
+void rw_error(struct rw_unit *u, unsigned line, unsigned col,
+              const char *fmt, ...);
+void rw_warning(struct rw_unit *u, unsigned line, unsigned col,
+                const char *fmt, ...);
+void rw_note(struct rw_unit *u, unsigned line, unsigned col,
+             const char *fmt, ...);
+void rw_offset_position(const struct rw_unit *u, unsigned offset,
+                        unsigned *line, unsigned *col);
+void *rw_grow(void *array, size_t *cap, size_t need, size_t elem);
+char *rw_strdup(const char *s);
+
+/* rw_pragma.c: find every pragma and read its arguments. */
+void rw_find_pragmas(struct rw_unit *u);
+
+/* rw_loop.c: the loop each pragma marks; placement errors. */
+void rw_match_loops(struct rw_unit *u);
+
+/* rw_emit.c: the instrumented copy. */
+int rw_write_output(struct rw_unit *u, const char *out_path);
+
+#endif /* CW_RW_H */

@@ -1,0 +1,90 @@
+/*
+ * loop.h - the per-thread state of one marked loop (struct cw_loop_v1),
+ * shared by window.c (the state machine), schedule.c (when windows open)
+ * and selfcheck.c (step times). Never installed.
+ */
+#ifndef CW_LOOP_H
+#define CW_LOOP_H
+
+#include <stdbool.h>
+
+#include "internal.h"
+
+enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5 };
+
+/* Running mean and variance of step times (Welford), in nanoseconds. */
+struct cw_stats {
+  long long n;
+  double mean, m2;
+};
+
+struct cw_window_record {
+  long long first, last;
+  struct cw_stats steps;
+};
+
+struct cw_loop_v1 {
+  struct cw_site_v1 *site;
+  /* The exit report's copy of the site's label, file and line: by then a
+     dlclose() may have unmapped the descriptor (selfcheck.c). */
+  const char *label, *file;
+  unsigned int line;
+
+  /* The plan: windows listed in CAPTURE_WINDOW or the pragma's own. */
+  const struct cw_window *windows;
+  size_t n_windows;
+  struct cw_window own;
+  long long plan_start, plan_count; /* next listed window; LLONG_MAX if none */
+  long long signal_start;           /* window armed by a signal; LLONG_MAX if none */
+  long long time_from;              /* first iteration to time for the self-check */
+  /* The hooks' fast path does nothing before this iteration: the next
+     window, signal window or timed step; 0 while auto waits or a window is
+     open (every iteration then needs the slow path). */
+  long long attention_at;
+  int seen_signal;                  /* cw_signal_generation acted on */
+  bool auto_pending;                /* auto:COUNT waits for steady steps */
+
+  /* Progress. */
+  long long next; /* index of the next iteration */
+  bool window_open;
+  bool step_ranges; /* this iteration gets an L#i range (CAPTURE_WINDOW_STEPS) */
+  long long window_first, window_last;
+  int window_depth; /* iterations in progress when it opened */
+
+  /* Iterations in progress, as index << 1 | (its L#i range was pushed);
+     more than one only when the body re-enters its own loop. */
+  long long *running;
+  int depth, capacity;
+  int lost; /* begun without memory to track them; as int for `lost | window_open` */
+  long long inline_running[CW_INLINE_DEPTH];
+
+  /* Step times, kept when the self-check or auto needs them: for the
+     self-check, the windows' steps and as many steps just before each. */
+  bool timed;
+  long long last_begin_ns; /* 0: no iteration being timed */
+  int last_record;         /* window record of that iteration, -1 outside */
+  struct cw_stats outside;
+  struct cw_window_record records[CW_RECORDED_WINDOWS];
+  long long windows_opened;
+  double recent[CW_AUTO_STEPS]; /* last step times, for auto */
+  int n_recent;
+
+  struct cw_loop_v1 *all_next; /* every loop state, for the exit report */
+};
+
+/* schedule.c */
+void cw_plan_init(struct cw_loop_v1 *loop);
+void cw_plan_after(struct cw_loop_v1 *loop, long long from);
+void cw_plan_signal(struct cw_loop_v1 *loop, long long i);
+bool cw_auto_settled(struct cw_loop_v1 *loop, long long i);
+
+/* selfcheck.c */
+void cw_time_step(struct cw_loop_v1 *loop, bool keep_timing);
+void cw_selfcheck_track(struct cw_loop_v1 *loop);
+void cw_selfcheck_report(void);
+
+/* window.c */
+void cw_open_window(struct cw_loop_v1 *loop, long long i, long long count, const char *why);
+long thread_id(void);
+
+#endif /* CW_LOOP_H */

@@ -1,0 +1,182 @@
+/*
+ * schedule.c - when a loop's windows open.
+ *
+ * Four sources, all decided at iteration boundaries (never mid-iteration):
+ *   listed     CAPTURE_WINDOW=START:COUNT[,...] or the pragma's own window
+ *   periodic   START:COUNT/EVERY[xTIMES]: windows at START, START+EVERY, ...
+ *   automatic  auto:COUNT: at the first iteration after the step time settled
+ *   signal     CAPTURE_WINDOW_SIGNAL: `kill -USR1 PID` arms a window of the
+ *              pragma's COUNT at the next iteration (or the next multiple
+ *              of CAPTURE_WINDOW_ALIGN)
+ *
+ * A window that would start while another is open is skipped.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "loop.h"
+
+/* Automatic warm-up: open once the last CW_AUTO_STEPS step times are all
+   within AUTO_TOLERANCE of their median, or at AUTO_CAP at the latest. */
+#define AUTO_TOLERANCE 0.05
+#define AUTO_CAP 1000
+
+volatile int cw_signal_generation;
+
+long long cw_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* First start >= from of one spec, or LLONG_MAX. */
+static long long spec_start(const struct cw_window *w, long long from) {
+  if (from <= w->start) return w->start;
+  if (w->every == 0) return LLONG_MAX;
+  long long k = (from - w->start + w->every - 1) / w->every;
+  if (w->times && k >= w->times) return LLONG_MAX;
+  return w->start + k * w->every;
+}
+
+long long cw_next_window_start(const struct cw_window *windows, size_t n, long long from,
+                               long long *count) {
+  long long best = LLONG_MAX;
+  *count = 0;
+  for (size_t k = 0; k < n; k++) {
+    long long s = spec_start(&windows[k], from);
+    if (s < best || (s == best && windows[k].count > *count)) {
+      best = s;
+      *count = windows[k].count;
+    }
+  }
+  return best;
+}
+
+/* The self-check times each window's steps and, for comparison, as many
+   steps just before it; everything else runs untimed. */
+static void update_attention(struct cw_loop_v1 *loop) {
+  long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
+  long long lead = loop->plan_start == next ? loop->plan_count : loop->site->count;
+  loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
+                    : next > lead                              ? next - lead
+                                                               : 0;
+  loop->attention_at = loop->auto_pending || loop->window_open ? 0
+                       : loop->time_from < next               ? loop->time_from
+                                                              : next;
+}
+
+void cw_plan_init(struct cw_loop_v1 *loop) {
+  const struct cw_site_v1 *site = loop->site;
+  loop->own = (struct cw_window){site->start, site->count, 0, 0};
+  if (cw_config.windows) {
+    loop->windows = cw_config.windows;
+    loop->n_windows = cw_config.n_windows;
+  } else if (!cw_config.auto_count && !cw_config.signal_number) {
+    /* The pragma's window, unless auto or a signal decides instead. */
+    loop->windows = &loop->own;
+    loop->n_windows = 1;
+  }
+  loop->auto_pending = cw_config.auto_count > 0;
+  loop->signal_start = LLONG_MAX;
+  loop->seen_signal = cw_signal_generation;
+  cw_plan_after(loop, 0);
+}
+
+/* The next window starting at or after `from`. */
+void cw_plan_after(struct cw_loop_v1 *loop, long long from) {
+  loop->plan_start = cw_next_window_start(loop->windows, loop->n_windows, from,
+                                          &loop->plan_count);
+  if (loop->signal_start < from) loop->signal_start = LLONG_MAX; /* covered */
+  update_attention(loop);
+}
+
+/* A signal arrived since this loop last looked: arm a window. */
+void cw_plan_signal(struct cw_loop_v1 *loop, long long i) {
+  loop->seen_signal = cw_signal_generation;
+  long long align = cw_config.align;
+  long long at = (i + align - 1) / align * align;
+  const struct cw_site_v1 *site = loop->site;
+  if (loop->window_open) {
+    if (cw_config.verbose)
+      cw_log("signal: loop '%s' (%s:%u) has a window open at iteration %lld; ignored",
+             site->label, site->file, site->line, i);
+    return;
+  }
+  loop->signal_start = at;
+  update_attention(loop);
+  if (cw_config.verbose)
+    cw_log("signal: loop '%s' (%s:%u) window of %lld armed at iteration %lld (signal seen "
+           "at %lld, align %lld), thread %ld",
+           site->label, site->file, site->line, site->count, at, i, align, thread_id());
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* auto:COUNT - called at each iteration while waiting. Opens the window
+   and says why when the steps have settled, or at the cap. */
+bool cw_auto_settled(struct cw_loop_v1 *loop, long long i) {
+  const struct cw_site_v1 *site = loop->site;
+  if (loop->n_recent == CW_AUTO_STEPS) {
+    double sorted[CW_AUTO_STEPS], worst = 0;
+    memcpy(sorted, loop->recent, sizeof sorted);
+    qsort(sorted, CW_AUTO_STEPS, sizeof *sorted, by_value);
+    double median = sorted[CW_AUTO_STEPS / 2];
+    for (int k = 0; k < CW_AUTO_STEPS; k++) {
+      double off = (sorted[k] - median) / median;
+      if (off < 0) off = -off;
+      if (off > worst) worst = off;
+    }
+    if (median > 0 && worst <= AUTO_TOLERANCE) {
+      if (cw_config.verbose)
+        cw_log("auto: loop '%s' (%s:%u) settled at iteration %lld: last %d steps within "
+               "%.1f%% of their median %.3f ms",
+               site->label, site->file, site->line, i, CW_AUTO_STEPS, worst * 100,
+               median / 1e6);
+      return true;
+    }
+  }
+  if (i < AUTO_CAP) return false;
+  cw_log("auto: loop '%s' (%s:%u) step time did not settle within %d iterations; "
+         "opening the window anyway",
+         site->label, site->file, site->line, AUTO_CAP);
+  return true;
+}
+
+/* ---- the signal ---------------------------------------------------------- */
+
+static struct sigaction previous;
+
+/* Async-signal-safe: one atomic increment, then the program's own handler. */
+static void on_signal(int sig, siginfo_t *info, void *context) {
+  __atomic_add_fetch(&cw_signal_generation, 1, __ATOMIC_RELAXED);
+  if (previous.sa_flags & SA_SIGINFO) {
+    if (previous.sa_sigaction) previous.sa_sigaction(sig, info, context);
+  } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(sig);
+  }
+}
+
+void cw_signal_install(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = on_signal;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  if (sigaction(cw_config.signal_number, &action, &previous) != 0) {
+    cw_log("CAPTURE_WINDOW_SIGNAL: cannot install a handler; signal-armed windows are off");
+    return;
+  }
+  if (cw_config.verbose)
+    cw_log("signal %s arms windows%s", strsignal(cw_config.signal_number),
+           (previous.sa_flags & SA_SIGINFO) || (previous.sa_handler != SIG_DFL &&
+                                                 previous.sa_handler != SIG_IGN)
+               ? "; the program's own handler still runs after ours"
+               : "");
+}

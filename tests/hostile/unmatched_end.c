@@ -1,0 +1,48 @@
+/* An iteration end with no iteration in progress (issue 7, hostile h):
+   what a goto from outside into a marked body does when the loop's state
+   is valid (the body's end runs, its begin was skipped). This program
+   calls the ABI by hand, as instrumented code would, so no compiler
+   decides what the skipped code leaves behind.
+
+   Outcome: the runtime ignores such an end - no pop, no read before its
+   table of iterations in progress - at the cost of one more condition in
+   the test the end hook already makes for its rare cases. The iterations
+   around it count and open their window as usual. (Through the GCC
+   plugin, a goto into a marked body from outside the loop also skips the
+   loop's entry, so the end runs with an undefined state: see
+   docs/limitations.md.) */
+// cw-windows: step=1:2
+// cw-run:
+// cw-expect: step#0(.) S step[ step#1..2(.) ] E step#3(.)
+//
+// cw-run: CAPTURE_WINDOW=off
+// cw-expect: .step@0..3
+#include <capture_window/abi.h>
+
+#include "cw_test.h"
+
+static struct cw_site_v1 site = {CW_ABI_VERSION, __LINE__, __FILE__, "main", "step", 1, 2,
+                                 {0}};
+
+int main(void)
+{
+  struct cw_loop_v1 *cw = cw_loop_enter_v1(&site);
+  if (cw)
+    cw_iter_end_v1(cw); /* before any iteration */
+  for (int i = 0; i < 4; i++) {
+    if (cw)
+      cw_iter_begin_v1(cw);
+    cw_mark("step", i);
+    if (cw) {
+      cw_iter_end_v1(cw);
+      if (i == 1)
+        cw_iter_end_v1(cw); /* inside the window, between two iterations */
+    }
+  }
+  if (cw) {
+    cw_iter_end_v1(cw); /* after the last one */
+    cw_loop_exit_v1(cw);
+  }
+  printf("done\n");
+  return 0;
+}
