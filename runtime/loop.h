@@ -38,8 +38,8 @@ struct cw_loop_v1 {
   long long signal_start;           /* window armed by a signal; LLONG_MAX if none */
   long long time_from;              /* first iteration to time for the self-check */
   /* The hooks' fast path does nothing before this iteration: the next
-     window, signal window or timed step; 0 while auto waits or a window is
-     open (every iteration then needs the slow path). */
+     window, signal window or timed step; 0 while auto waits, a window is
+     open or signals arm windows (every iteration then takes the slow path). */
   long long attention_at;
   int seen_signal;                  /* cw_signal_generation acted on */
   bool auto_pending;                /* auto:COUNT waits for steady steps */

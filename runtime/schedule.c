@@ -64,7 +64,9 @@ static void update_attention(struct cw_loop_v1 *loop) {
   loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
                     : next > lead                              ? next - lead
                                                                : 0;
-  loop->attention_at = loop->auto_pending || loop->window_open ? 0
+  /* A signal may arrive at any time: with CAPTURE_WINDOW_SIGNAL every
+     iteration looks, so the fast path of other runs need not. */
+  loop->attention_at = loop->auto_pending || loop->window_open || cw_config.signal_number ? 0
                        : loop->time_from < next               ? loop->time_from
                                                               : next;
 }

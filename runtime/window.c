@@ -236,17 +236,31 @@ static CW_COLD void begin_slowly(struct cw_loop_v1 *loop, long long i) {
                             : -1;
 }
 
-void cw_iter_begin_v1(struct cw_loop_v1 *loop) {
-  long long i = loop->next++;
-  if (__builtin_expect(loop->depth == loop->capacity, 0) && !grow_running(loop)) {
-    loop->lost++; /* out of memory: a silent iteration */
-    return;
-  }
-  if (__builtin_expect(i >= loop->attention_at || loop->seen_signal != cw_signal_generation, 0))
-    begin_slowly(loop, i);
+/* Pushes iteration i on the stack of iterations in progress, with its L#i
+   range if it gets one. */
+static inline void push_iteration(struct cw_loop_v1 *loop, long long i) {
   bool ranged = loop->step_ranges;
   loop->running[loop->depth++] = i << 1 | ranged;
   if (ranged) cw_nvtx_push_iteration(loop->site->label, i);
+}
+
+/* The stack is full: the body re-entered its own loop that deep. */
+static CW_COLD void push_growing(struct cw_loop_v1 *loop, long long i) {
+  if (!grow_running(loop)) {
+    loop->lost++; /* out of memory: a silent iteration */
+    return;
+  }
+  push_iteration(loop, i);
+}
+
+void cw_iter_begin_v1(struct cw_loop_v1 *loop) {
+  /* Before the index is taken, so that nothing lives across the call. */
+  if (__builtin_expect(loop->next >= loop->attention_at, 0)) begin_slowly(loop, loop->next);
+  long long i = loop->next++;
+  if (__builtin_expect(loop->depth == loop->capacity, 0))
+    push_growing(loop, i);
+  else
+    push_iteration(loop, i);
 }
 
 /* An iteration ends inside a window, or one whose begin ran out of memory,

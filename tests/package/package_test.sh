@@ -18,7 +18,7 @@ for f in CaptureWindowConfig.cmake CaptureWindowConfigVersion.cmake \
   [ -f "$pkg/$f" ] || fail "not installed: $pkg/$f"
 done
 [ -x "$prefix/bin/capture-window" ] || fail "not installed: bin/capture-window"
-"$prefix/bin/capture-window" --help | grep -q "capture-window profile" ||
+grep -q "capture-window profile" <<<"$("$prefix/bin/capture-window" --help)" ||
   fail "installed capture-window --help does not show its usage"
 
 # Configure and build, as a user would: no warning, everything built.
@@ -51,9 +51,15 @@ expect_events train_c_static step=2:3 "step#0..1() S step[ step#2..4() ] E step#
   expect_events train_cuda cuda=1:2 "cuda#0() S cuda[ cuda#1..2() ] E cuda#3()"
 
 # The shared runtime comes from the prefix (rpath), the static one is inside.
-ldd "$down/train_c" | grep -q "=> $prefix/lib/libcapture_window.so.1 " ||
-  fail "train_c does not load $prefix/lib/libcapture_window.so: $(ldd "$down/train_c")"
-if ldd "$down/train_c_static" | grep -q libcapture_window; then
+# (Outputs are kept before matching throughout: with pipefail, `cmd | grep -q`
+# fails when grep exits before cmd has written everything.)
+libs=$(ldd "$down/train_c")
+case $libs in
+  *"=> $prefix/lib/libcapture_window.so.1 "*) ;;
+  *) fail "train_c does not load $prefix/lib/libcapture_window.so: $libs" ;;
+esac
+libs_static=$(ldd "$down/train_c_static")
+if [[ $libs_static == *libcapture_window* ]]; then
   fail "train_c_static loads libcapture_window.so"
 fi
 
@@ -69,7 +75,8 @@ if command -v clang >/dev/null; then
   cmake -S "$source/tests/package/downstream" -B "$work/clang" -G Ninja -DCMAKE_C_COMPILER=clang \
         -DDOWNSTREAM_CUDA=OFF -DCMAKE_PREFIX_PATH="$prefix" >"$work/clang.log" 2>&1 ||
     { cat "$work/clang.log"; fail "downstream with clang does not configure"; }
-  tr -s ' \n' ' ' <"$work/clang.log" | grep -q "the C compiler [^ ]*clang is not GCC (Clang), but the capture-window plugin" ||
+  grep -q "the C compiler [^ ]*clang is not GCC (Clang), but the capture-window plugin" \
+    <<<"$(tr -s ' \n' ' ' <"$work/clang.log")" ||
     { cat "$work/clang.log"; fail "no warning that clang cannot load the GCC plugin"; }
   echo "ok: configuring with clang warns that it cannot load the plugin"
 fi
