@@ -17,6 +17,11 @@ want="-fplugin=$prefix/lib/capture-window/capture_window.so -I$prefix/include -L
 plugin=$(pkg-config --variable=gcc_plugin capture-window)
 [ "$plugin" = "$prefix/lib/capture-window/capture_window.so" ] && [ -f "$plugin" ] ||
   fail "gcc_plugin variable '$plugin' is not the installed plugin"
+if [ -n "${CW_EXPECT_CLANG_PLUGIN:-}" ]; then
+  clang_plugin=$(pkg-config --variable=clang_plugin capture-window)
+  [ "$clang_plugin" = "$prefix/lib/capture-window/capture_window_clang.so" ] && [ -f "$clang_plugin" ] ||
+    fail "clang_plugin variable '$clang_plugin' is not the installed Clang plugin"
+fi
 [ -f "$prefix/include/capture_window.h" ] && [ -f "$prefix/include/capture_window/abi.h" ] ||
   fail "headers not installed"
 
