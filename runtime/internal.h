@@ -67,10 +67,7 @@ void cw_config_load(void);
 bool cw_loop_selected(const struct cw_site_v1 *site);
 void cw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* schedule.c: the window plan of one thread's loop */
-struct cw_loop_v1;
-long long cw_next_window_start(const struct cw_window *windows, size_t n, long long from,
-                               long long *count);
+/* schedule.c (the plans of loops are in loop.h) */
 void cw_signal_install(void);
 extern volatile int cw_signal_generation;
 long long cw_now_ns(void);

@@ -85,6 +85,6 @@ void cw_selfcheck_report(void);
 
 /* window.c */
 void cw_open_window(struct cw_loop_v1 *loop, long long i, long long count, const char *why);
-long thread_id(void);
+long cw_thread_id(void);
 
 #endif /* CW_LOOP_H */

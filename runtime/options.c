@@ -21,7 +21,10 @@ struct cw_config cw_config = {
     .rank = 0, .trigger = CW_TRIGGER_CUDA | CW_TRIGGER_NVTX, .align = 1, .steps = CW_STEPS_ALL};
 
 /* Rank ranges from CAPTURE_WINDOW_RANKS; NULL = all ranks. */
-static struct cw_window *rank_ranges;
+struct rank_range {
+  long long first, last;
+};
+static struct rank_range *rank_ranges;
 static size_t n_rank_ranges;
 
 void cw_log(const char *fmt, ...) {
@@ -52,6 +55,17 @@ static bool parse_count(const char *s, const char *end, long long *out) {
   }
   *out = v;
   return true;
+}
+
+/* Appends *item (size bytes) to array, which holds *n items: the grown
+   array, or NULL (array unchanged) when out of memory. */
+static void *append_item(void *array, size_t *n, size_t size, const void *item) {
+  char *grown = realloc(array, (*n + 1) * size);
+  if (grown) {
+    memcpy(grown + *n * size, item, size);
+    ++*n;
+  }
+  return grown;
 }
 
 /* Calls `item` on each comma-separated piece; false if one is empty or bad. */
@@ -90,12 +104,9 @@ static bool add_window(const char *s, const char *end) {
     if (!parse_count(slash + 1, every_end, &w.every) || w.every < w.count) return false;
     if (x && (!parse_count(x + 1, end, &w.times) || w.times < 1)) return false;
   }
-  struct cw_window *grown =
-      realloc(cw_config.windows, (cw_config.n_windows + 1) * sizeof *grown);
-  if (!grown) return false;
-  cw_config.windows = grown;
-  cw_config.windows[cw_config.n_windows++] = w;
-  return true;
+  struct cw_window *grown = append_item(cw_config.windows, &cw_config.n_windows, sizeof w, &w);
+  if (grown) cw_config.windows = grown;
+  return grown != NULL;
 }
 
 static int by_start(const void *a, const void *b) {
@@ -148,12 +159,14 @@ static bool add_loop_selector(const char *s, const char *end) {
     for (const char *c = s; c < end; c++)
       if (!is_label_char(*c)) return false;
   }
+  if (!(sel.name = strndup(s, (size_t)(end - s)))) return false;
   struct cw_loop_selector *grown =
-      realloc(cw_config.loops, (cw_config.n_loops + 1) * sizeof *grown);
-  if (!grown || !(sel.name = strndup(s, (size_t)(end - s)))) return false;
-  cw_config.loops = grown;
-  cw_config.loops[cw_config.n_loops++] = sel;
-  return true;
+      append_item(cw_config.loops, &cw_config.n_loops, sizeof sel, &sel);
+  if (grown)
+    cw_config.loops = grown;
+  else
+    free(sel.name);
+  return grown != NULL;
 }
 
 static bool parse_loops(const char *value) {
@@ -182,17 +195,15 @@ bool cw_loop_selected(const struct cw_site_v1 *site) {
 
 static bool add_rank_range(const char *s, const char *end) {
   const char *dash = memchr(s, '-', (size_t)(end - s));
-  struct cw_window r; /* start = first rank, count = last rank */
-  if (dash ? !parse_count(s, dash, &r.start) || !parse_count(dash + 1, end, &r.count) ||
-                 r.count < r.start
-           : !parse_count(s, end, &r.start))
+  struct rank_range r;
+  if (dash ? !parse_count(s, dash, &r.first) || !parse_count(dash + 1, end, &r.last) ||
+                 r.last < r.first
+           : !parse_count(s, end, &r.first))
     return false;
-  if (!dash) r.count = r.start;
-  struct cw_window *grown = realloc(rank_ranges, (n_rank_ranges + 1) * sizeof *grown);
-  if (!grown) return false;
-  rank_ranges = grown;
-  rank_ranges[n_rank_ranges++] = r;
-  return true;
+  if (!dash) r.last = r.first;
+  struct rank_range *grown = append_item(rank_ranges, &n_rank_ranges, sizeof r, &r);
+  if (grown) rank_ranges = grown;
+  return grown != NULL;
 }
 
 static bool parse_ranks(const char *value) {
@@ -315,7 +326,7 @@ static void apply_rank_filter(void) {
     break;
   }
   for (size_t k = 0; k < n_rank_ranges; k++)
-    if (cw_config.rank >= rank_ranges[k].start && cw_config.rank <= rank_ranges[k].count)
+    if (cw_config.rank >= rank_ranges[k].first && cw_config.rank <= rank_ranges[k].last)
       return;
   if (cw_config.verbose)
     cw_log("rank %lld is not in CAPTURE_WINDOW_RANKS: no windows in this process",

@@ -42,8 +42,9 @@ static long long spec_start(const struct cw_window *w, long long from) {
   return w->start + k * w->every;
 }
 
-long long cw_next_window_start(const struct cw_window *windows, size_t n, long long from,
-                               long long *count) {
+/* The earliest start >= from over all specs, with its COUNT. */
+static long long next_window_start(const struct cw_window *windows, size_t n, long long from,
+                                   long long *count) {
   long long best = LLONG_MAX;
   *count = 0;
   for (size_t k = 0; k < n; k++) {
@@ -90,7 +91,7 @@ void cw_plan_init(struct cw_loop_v1 *loop) {
 
 /* The next window starting at or after `from`. */
 void cw_plan_after(struct cw_loop_v1 *loop, long long from) {
-  loop->plan_start = cw_next_window_start(loop->windows, loop->n_windows, from,
+  loop->plan_start = next_window_start(loop->windows, loop->n_windows, from,
                                           &loop->plan_count);
   if (loop->signal_start < from) loop->signal_start = LLONG_MAX; /* covered */
   update_attention(loop);
@@ -113,7 +114,7 @@ void cw_plan_signal(struct cw_loop_v1 *loop, long long i) {
   if (cw_config.verbose)
     cw_log("signal: loop '%s' (%s:%u) window of %lld armed at iteration %lld (signal seen "
            "at %lld, align %lld), thread %ld",
-           site->label, site->file, site->line, site->count, at, i, align, thread_id());
+           site->label, site->file, site->line, site->count, at, i, align, cw_thread_id());
 }
 
 static int by_value(const void *a, const void *b) {

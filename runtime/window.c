@@ -45,7 +45,7 @@ static pthread_key_t thread_key;
 static size_t n_sites;
 static __thread struct cw_thread *this_thread __attribute__((tls_model("initial-exec")));
 
-long thread_id(void) {
+long cw_thread_id(void) {
   return (long)syscall(SYS_gettid);
 }
 
@@ -70,7 +70,7 @@ void cw_open_window(struct cw_loop_v1 *loop, long long i, long long count, const
   if (loop->last_begin_ns) loop->last_begin_ns = cw_now_ns();
   if (cw_config.verbose)
     cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
-           why, site->label, site->file, site->line, i, i, count, thread_id());
+           why, site->label, site->file, site->line, i, i, count, cw_thread_id());
 }
 
 static void close_window(struct cw_loop_v1 *loop, long long last, const char *why) {
@@ -85,7 +85,7 @@ static void close_window(struct cw_loop_v1 *loop, long long last, const char *wh
     loop->records[loop->windows_opened - 1].last = last;
   if (cw_config.verbose)
     cw_log("window closed%s: loop '%s' (%s:%u) held iterations %lld-%lld, thread %ld", why,
-           site->label, site->file, site->line, loop->window_first, last, thread_id());
+           site->label, site->file, site->line, loop->window_first, last, cw_thread_id());
 }
 
 /* What a thread ended without finishing: pthread_exit() from a body
