@@ -122,11 +122,12 @@ token_spelling (location_t loc, char *text, size_t size)
   if (!a.file || !b.file || strcmp (a.file, b.file) || a.line != b.line
       || a.column < 1 || b.column < a.column)
     return false;
-  char_span line = location_get_source_line (a.file, a.line);
-  size_t n = b.column - a.column + 1;
-  if (!line || (size_t) b.column > line.length () || n >= size)
+  const char *line;
+  size_t len, n = b.column - a.column + 1;
+  if (!cw_source_line (a.file, a.line, &line, &len) || (size_t) b.column > len
+      || n >= size)
     return false;
-  memcpy (text, line.get_buffer () + a.column - 1, n);
+  memcpy (text, line + a.column - 1, n);
   text[n] = '\0';
   return true;
 }

@@ -4,6 +4,7 @@
  *   capture_window.cc  plugin_init, the pragma handler, pending pragmas
  *   cw-loops.cc        finds each pragma's loop in a function body
  *   cw-emit.cc         runtime declarations, markers, descriptors, wrapping
+ *   cw-source.cc       source lines, read once per file
  */
 #ifndef CW_GCC_H
 #define CW_GCC_H
@@ -37,5 +38,9 @@ void cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p,
 /* cw-loops.cc */
 void cw_instrument_function (tree fndecl);
 location_t cw_expansion_point (location_t loc);
+
+/* cw-source.cc */
+bool cw_source_line (const char *file, int line, const char **text,
+		     size_t *len);
 
 #endif /* CW_GCC_H */

@@ -196,11 +196,10 @@ block_closes_between (location_t from, location_t to)
     return false;
   for (int line = a.line; line <= b.line; line++)
     {
-      char_span span = location_get_source_line (a.file, line);
-      if (!span)
+      const char *s;
+      size_t n;
+      if (!cw_source_line (a.file, line, &s, &n))
 	return false;
-      const char *s = span.get_buffer ();
-      size_t n = span.length ();
       size_t i = line == a.line && a.column > 0 ? a.column - 1 : 0;
       size_t stop = line == b.line && b.column > 0 ? b.column - 1 : n;
       size_t first = 0;
