@@ -64,7 +64,7 @@ extern struct cw_config cw_config;
 
 /* options.c */
 void cw_config_load(void);
-bool cw_loop_selected(const struct cw_site_v1 *site);
+bool cw_loop_selected(const struct cw_site_v2 *site);
 void cw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* schedule.c (the plans of loops are in loop.h) */

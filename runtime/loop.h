@@ -1,5 +1,6 @@
 /*
- * loop.h - the per-thread state of one marked loop (struct cw_loop_v1),
+ * loop.h - the per-thread state of one marked loop (struct cw_loop, whose
+ * head is the public struct cw_loop_v2 that instrumented code tests),
  * shared by window.c (the state machine), schedule.c (when windows open)
  * and selfcheck.c (step times). Never installed.
  */
@@ -23,8 +24,11 @@ struct cw_window_record {
   struct cw_stats steps;
 };
 
-struct cw_loop_v1 {
-  struct cw_site_v1 *site;
+struct cw_loop {
+  /* next (index of the next iteration) and attention_at: the emitted code
+     calls the runtime only for iterations at or after attention_at. */
+  struct cw_loop_v2 head;
+  struct cw_site_v2 *site;
   /* The exit report's copy of the site's label, file and line: by then a
      dlclose() may have unmapped the descriptor (selfcheck.c). */
   const char *label, *file;
@@ -37,25 +41,25 @@ struct cw_loop_v1 {
   long long plan_start, plan_count; /* next listed window; LLONG_MAX if none */
   long long signal_start;           /* window armed by a signal; LLONG_MAX if none */
   long long time_from;              /* first iteration to time for the self-check */
-  /* The hooks' fast path does nothing before this iteration: the next
+  /* The iterations from here on need a decision (begin_slowly): the next
      window, signal window or timed step; 0 while auto waits, a window is
-     open or signals arm windows (every iteration then takes the slow path). */
-  long long attention_at;
+     open or signals arm windows. head.attention_at, what the emitted code
+     tests, is this, or 0 while every iteration gets an L#i range. */
+  long long decide_at;
   int seen_signal;                  /* cw_signal_generation acted on */
   bool auto_pending;                /* auto:COUNT waits for steady steps */
 
-  /* Progress. */
-  long long next; /* index of the next iteration */
+  /* Progress (the index of the next iteration is head.next). */
   bool window_open;
   bool step_ranges; /* this iteration gets an L#i range (CAPTURE_WINDOW_STEPS) */
   long long window_first, window_last;
   int window_depth; /* iterations in progress when it opened */
 
-  /* Iterations in progress, as index << 1 | (its L#i range was pushed);
-     more than one only when the body re-enters its own loop. */
+  /* Iterations in progress that went through cw_iter_begin_v2, as
+     index << 1 | (its L#i range was pushed); more than one only when the
+     body re-enters its own loop. */
   long long *running;
   int depth, capacity;
-  int lost; /* begun without memory to track them; as int for `lost | window_open` */
   long long inline_running[CW_INLINE_DEPTH];
 
   /* Step times, kept when the self-check or auto needs them: for the
@@ -69,22 +73,23 @@ struct cw_loop_v1 {
   double recent[CW_AUTO_STEPS]; /* last step times, for auto */
   int n_recent;
 
-  struct cw_loop_v1 *all_next; /* every loop state, for the exit report */
+  struct cw_loop *all_next; /* every loop state, for the exit report */
 };
 
 /* schedule.c */
-void cw_plan_init(struct cw_loop_v1 *loop);
-void cw_plan_after(struct cw_loop_v1 *loop, long long from);
-void cw_plan_signal(struct cw_loop_v1 *loop, long long i);
-bool cw_auto_settled(struct cw_loop_v1 *loop, long long i);
+void cw_plan_init(struct cw_loop *loop);
+void cw_plan_after(struct cw_loop *loop, long long from);
+void cw_plan_signal(struct cw_loop *loop, long long i);
+bool cw_auto_settled(struct cw_loop *loop, long long i);
 
 /* selfcheck.c */
-void cw_time_step(struct cw_loop_v1 *loop, bool keep_timing);
-void cw_selfcheck_track(struct cw_loop_v1 *loop);
+void cw_time_step(struct cw_loop *loop, bool keep_timing);
+void cw_selfcheck_track(struct cw_loop *loop);
 void cw_selfcheck_report(void);
 
 /* window.c */
-void cw_open_window(struct cw_loop_v1 *loop, long long i, long long count, const char *why);
+void cw_open_window(struct cw_loop *loop, long long i, long long count, const char *why);
+void cw_set_decide_at(struct cw_loop *loop, long long at);
 long cw_thread_id(void);
 
 #endif /* CW_LOOP_H */

@@ -180,7 +180,7 @@ static bool file_matches(const char *path, const char *suffix) {
   return ls == lp || path[lp - ls - 1] == '/';
 }
 
-bool cw_loop_selected(const struct cw_site_v1 *site) {
+bool cw_loop_selected(const struct cw_site_v2 *site) {
   if (!cw_config.loops) return true;
   for (size_t k = 0; k < cw_config.n_loops; k++) {
     const struct cw_loop_selector *sel = &cw_config.loops[k];

@@ -59,21 +59,22 @@ static long long next_window_start(const struct cw_window *windows, size_t n, lo
 
 /* The self-check times each window's steps and, for comparison, as many
    steps just before it; everything else runs untimed. */
-static void update_attention(struct cw_loop_v1 *loop) {
+static void update_attention(struct cw_loop *loop) {
   long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
   long long lead = loop->plan_start == next ? loop->plan_count : loop->site->count;
   loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
                     : next > lead                              ? next - lead
                                                                : 0;
   /* A signal may arrive at any time: with CAPTURE_WINDOW_SIGNAL every
-     iteration looks, so the fast path of other runs need not. */
-  loop->attention_at = loop->auto_pending || loop->window_open || cw_config.signal_number ? 0
-                       : loop->time_from < next               ? loop->time_from
-                                                              : next;
+     iteration looks, so the inline test of other runs need not. */
+  bool every_iteration = loop->auto_pending || loop->window_open || cw_config.signal_number;
+  cw_set_decide_at(loop, every_iteration            ? 0
+                         : loop->time_from < next ? loop->time_from
+                                                  : next);
 }
 
-void cw_plan_init(struct cw_loop_v1 *loop) {
-  const struct cw_site_v1 *site = loop->site;
+void cw_plan_init(struct cw_loop *loop) {
+  const struct cw_site_v2 *site = loop->site;
   loop->own = (struct cw_window){site->start, site->count, 0, 0};
   if (cw_config.windows) {
     loop->windows = cw_config.windows;
@@ -90,7 +91,7 @@ void cw_plan_init(struct cw_loop_v1 *loop) {
 }
 
 /* The next window starting at or after `from`. */
-void cw_plan_after(struct cw_loop_v1 *loop, long long from) {
+void cw_plan_after(struct cw_loop *loop, long long from) {
   loop->plan_start = next_window_start(loop->windows, loop->n_windows, from,
                                           &loop->plan_count);
   if (loop->signal_start < from) loop->signal_start = LLONG_MAX; /* covered */
@@ -98,11 +99,11 @@ void cw_plan_after(struct cw_loop_v1 *loop, long long from) {
 }
 
 /* A signal arrived since this loop last looked: arm a window. */
-void cw_plan_signal(struct cw_loop_v1 *loop, long long i) {
+void cw_plan_signal(struct cw_loop *loop, long long i) {
   loop->seen_signal = cw_signal_generation;
   long long align = cw_config.align;
   long long at = (i + align - 1) / align * align;
-  const struct cw_site_v1 *site = loop->site;
+  const struct cw_site_v2 *site = loop->site;
   if (loop->window_open) {
     if (cw_config.verbose)
       cw_log("signal: loop '%s' (%s:%u) has a window open at iteration %lld; ignored",
@@ -124,8 +125,8 @@ static int by_value(const void *a, const void *b) {
 
 /* auto:COUNT - called at each iteration while waiting. Opens the window
    and says why when the steps have settled, or at the cap. */
-bool cw_auto_settled(struct cw_loop_v1 *loop, long long i) {
-  const struct cw_site_v1 *site = loop->site;
+bool cw_auto_settled(struct cw_loop *loop, long long i) {
+  const struct cw_site_v2 *site = loop->site;
   if (loop->n_recent == CW_AUTO_STEPS) {
     double sorted[CW_AUTO_STEPS], worst = 0;
     memcpy(sorted, loop->recent, sizeof sorted);

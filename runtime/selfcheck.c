@@ -24,7 +24,7 @@
 #define UNSTEADY_SPREAD 0.10
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cw_loop_v1 *all_loops, **all_tail = &all_loops; /* in creation order */
+static struct cw_loop *all_loops, **all_tail = &all_loops; /* in creation order */
 
 static void add_sample(struct cw_stats *s, double x) {
   double delta = x - s->mean;
@@ -48,7 +48,7 @@ static double spread(const struct cw_stats *s) {
 /* Closes the time of the iteration begun last, if it was timed, and starts
    timing the next one if keep_timing; called at an iteration's begin and,
    with keep_timing false, at loop exit (time across an exit is no step). */
-void cw_time_step(struct cw_loop_v1 *loop, bool keep_timing) {
+void cw_time_step(struct cw_loop *loop, bool keep_timing) {
   long long now = cw_now_ns();
   if (loop->last_begin_ns) {
     double step = (double)(now - loop->last_begin_ns);
@@ -68,8 +68,8 @@ void cw_time_step(struct cw_loop_v1 *loop, bool keep_timing) {
 
 /* The report runs at exit, when a library holding the descriptor may be
    gone (dlclose), so it reads only a copy of the site's names. */
-static void copy_names(struct cw_loop_v1 *loop) {
-  const struct cw_site_v1 *site = loop->site;
+static void copy_names(struct cw_loop *loop) {
+  const struct cw_site_v2 *site = loop->site;
   size_t label = strlen(site->label) + 1, file = strlen(site->file) + 1;
   char *copy = malloc(label + file);
   loop->line = site->line;
@@ -82,12 +82,12 @@ static void copy_names(struct cw_loop_v1 *loop) {
 }
 
 /* A reloaded library may reuse an address: the names must match too. */
-static bool same_site(const struct cw_loop_v1 *a, const struct cw_loop_v1 *b) {
+static bool same_site(const struct cw_loop *a, const struct cw_loop *b) {
   return a->site == b->site && a->line == b->line && strcmp(a->label, b->label) == 0 &&
          strcmp(a->file, b->file) == 0;
 }
 
-void cw_selfcheck_track(struct cw_loop_v1 *loop) {
+void cw_selfcheck_track(struct cw_loop *loop) {
   copy_names(loop);
   pthread_mutex_lock(&all_lock);
   *all_tail = loop;
@@ -117,7 +117,7 @@ static void append_duration(char *buf, size_t size, size_t *len, double ns) {
     append(buf, size, len, "%.0f ns", ns);
 }
 
-static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_loop_v1 *loop) {
+static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_loop *loop) {
   if (cw_config.auto_count) {
     append(buf, size, len, "auto:%lld", cw_config.auto_count);
     return;
@@ -135,18 +135,18 @@ static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_l
 }
 
 /* One line for one site, over every thread that ran it. */
-static void report_site(const struct cw_loop_v1 *site) {
+static void report_site(const struct cw_loop *site) {
   long long iterations = 0, opened = 0;
   int threads = 0;
   struct cw_stats outside = {0};
-  const struct cw_loop_v1 *first = NULL;
+  const struct cw_loop *first = NULL;
   char line[1024];
   size_t len = 0;
-  for (const struct cw_loop_v1 *l = all_loops; l; l = l->all_next) {
+  for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     if (!same_site(l, site)) continue;
     first = first ? first : l;
     threads++;
-    iterations += l->next;
+    iterations += l->head.next;
     opened += l->windows_opened;
     merge(&outside, &l->outside);
   }
@@ -158,7 +158,7 @@ static void report_site(const struct cw_loop_v1 *site) {
     describe_plan(line, sizeof line, &len, first);
     append(line, sizeof line, &len, " never opened");
   }
-  for (const struct cw_loop_v1 *l = all_loops; l; l = l->all_next) {
+  for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     if (!same_site(l, site)) continue;
     int shown = l->windows_opened < CW_RECORDED_WINDOWS ? (int)l->windows_opened
                                                         : CW_RECORDED_WINDOWS;
@@ -184,9 +184,9 @@ static void report_site(const struct cw_loop_v1 *site) {
 
 void cw_selfcheck_report(void) {
   pthread_mutex_lock(&all_lock);
-  for (const struct cw_loop_v1 *l = all_loops; l; l = l->all_next) {
+  for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     bool first_of_site = true;
-    for (const struct cw_loop_v1 *e = all_loops; e != l; e = e->all_next)
+    for (const struct cw_loop *e = all_loops; e != l; e = e->all_next)
       if (same_site(e, l)) first_of_site = false;
     if (first_of_site) report_site(l);
   }

@@ -1,8 +1,8 @@
 /*
  * window.c - the ABI entry points and the window state machine.
  *
- * Each marked loop has one static descriptor (struct cw_site_v1) and, per
- * thread that runs it, one struct cw_loop_v1 (loop.h) holding that thread's
+ * Each marked loop has one static descriptor (struct cw_site_v2) and, per
+ * thread that runs it, one struct cw_loop (loop.h) holding that thread's
  * cumulative iteration count and its open window. For iteration i of a loop
  * labelled L whose window opens at START for COUNT iterations (contract
  * section 3; schedule.c decides START):
@@ -15,9 +15,11 @@
  * The descriptor's runtime[] words: [0] activation state, [1] index into the
  * per-thread table, [2] L's registered NVTX string.
  *
- * The per-iteration hooks run every iteration of an active loop, so their
- * common path (contract section 5) is a few loads and branches; everything
- * rare is in the cold functions they branch to.
+ * Iterations that need nothing (no window open or starting, no L#i range,
+ * not timed) never get here: the emitted code tests head.next against
+ * head.attention_at and counts them itself (abi.h). The per-iteration
+ * calls therefore serve windows, tools and timing, whose own work dwarfs
+ * the call's.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -36,7 +38,7 @@ enum { SITE_UNKNOWN = 0, SITE_INACTIVE = 1, SITE_ACTIVE = 2 };
 /* Per-thread table of loop states, indexed by runtime[1]. */
 struct cw_thread {
   size_t capacity;
-  struct cw_loop_v1 *loops[];
+  struct cw_loop *loops[];
 };
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -49,15 +51,22 @@ long cw_thread_id(void) {
   return (long)syscall(SYS_gettid);
 }
 
+/* Iterations from `at` on need a decision (begin_slowly); every iteration
+   calls the runtime while it gets an L#i range. */
+void cw_set_decide_at(struct cw_loop *loop, long long at) {
+  loop->decide_at = at;
+  loop->head.attention_at = loop->step_ranges ? 0 : at;
+}
+
 static bool window_range_wanted(void) {
   return (cw_config.trigger & CW_TRIGGER_NVTX) && cw_config.nvtx_tool;
 }
 
-void cw_open_window(struct cw_loop_v1 *loop, long long i, long long count, const char *why) {
-  const struct cw_site_v1 *site = loop->site;
+void cw_open_window(struct cw_loop *loop, long long i, long long count, const char *why) {
+  const struct cw_site_v2 *site = loop->site;
   loop->window_open = true;
   loop->step_ranges = cw_config.nvtx_tool && cw_config.steps != CW_STEPS_OFF;
-  loop->attention_at = 0;
+  cw_set_decide_at(loop, 0);
   loop->window_first = i;
   loop->window_last = i + count - 1;
   loop->window_depth = loop->depth; /* before this iteration's own entry */
@@ -73,14 +82,14 @@ void cw_open_window(struct cw_loop_v1 *loop, long long i, long long count, const
            why, site->label, site->file, site->line, i, i, count, cw_thread_id());
 }
 
-static void close_window(struct cw_loop_v1 *loop, long long last, const char *why) {
-  const struct cw_site_v1 *site = loop->site;
+static void close_window(struct cw_loop *loop, long long last, const char *why) {
+  const struct cw_site_v2 *site = loop->site;
   if (window_range_wanted()) cw_nvtx_pop();
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_release();
   loop->window_open = false;
   loop->step_ranges = cw_config.step_ranges_always;
   /* The next iteration plans anew (and closes this one's step time). */
-  loop->attention_at = loop->next;
+  cw_set_decide_at(loop, loop->head.next);
   if (loop->windows_opened <= CW_RECORDED_WINDOWS)
     loop->records[loop->windows_opened - 1].last = last;
   if (cw_config.verbose)
@@ -93,13 +102,13 @@ static void close_window(struct cw_loop_v1 *loop, long long last, const char *wh
    iterations and window are still in progress. They end here as those
    cleanups would have ended them, innermost first: iteration ranges begun
    after the window opened, the window, the ones begun before it. */
-static void end_in_progress(struct cw_loop_v1 *loop) {
+static void end_in_progress(struct cw_loop *loop) {
   while (loop->depth > 0) {
     if (loop->window_open && loop->depth == loop->window_depth)
-      close_window(loop, loop->next - 1, " at thread exit");
+      close_window(loop, loop->head.next - 1, " at thread exit");
     if (loop->running[--loop->depth] & 1) cw_nvtx_pop();
   }
-  if (loop->window_open) close_window(loop, loop->next - 1, " at thread exit");
+  if (loop->window_open) close_window(loop, loop->head.next - 1, " at thread exit");
 }
 
 /* A thread that ends inside a window must still close it. Loops are taken
@@ -108,7 +117,7 @@ static void end_in_progress(struct cw_loop_v1 *loop) {
 static void thread_exit(void *data) {
   struct cw_thread *thread = data;
   for (size_t k = thread->capacity; k-- > 0;) {
-    struct cw_loop_v1 *loop = thread->loops[k];
+    struct cw_loop *loop = thread->loops[k];
     if (!loop) continue;
     end_in_progress(loop);
     if (loop->running != loop->inline_running) free(loop->running);
@@ -133,7 +142,7 @@ static void load_once(void) {
 }
 
 /* Decides once per descriptor whether its loop is active. */
-static CW_COLD uintptr_t activate_site(struct cw_site_v1 *site) {
+static CW_COLD uintptr_t activate_site(struct cw_site_v2 *site) {
   pthread_once(&init_once, load_once);
   pthread_mutex_lock(&sites_lock);
   uintptr_t state = (uintptr_t)__atomic_load_n(&site->runtime[0], __ATOMIC_ACQUIRE);
@@ -154,8 +163,8 @@ static CW_COLD uintptr_t activate_site(struct cw_site_v1 *site) {
   return state;
 }
 
-static struct cw_loop_v1 *new_loop(struct cw_site_v1 *site) {
-  struct cw_loop_v1 *loop = calloc(1, sizeof *loop);
+static struct cw_loop *new_loop(struct cw_site_v2 *site) {
+  struct cw_loop *loop = calloc(1, sizeof *loop);
   if (!loop) return NULL;
   loop->site = site;
   loop->running = loop->inline_running;
@@ -170,7 +179,7 @@ static struct cw_loop_v1 *new_loop(struct cw_site_v1 *site) {
 
 /* This thread's state for the loop, created on first use; NULL if out of
    memory, in which case the loop simply runs unmarked. */
-static CW_COLD struct cw_loop_v1 *new_thread_loop(struct cw_site_v1 *site, size_t id) {
+static CW_COLD struct cw_loop *new_thread_loop(struct cw_site_v2 *site, size_t id) {
   struct cw_thread *thread = this_thread;
   if (!thread || id >= thread->capacity) {
     size_t capacity = (id + 1) * 2;
@@ -186,18 +195,19 @@ static CW_COLD struct cw_loop_v1 *new_thread_loop(struct cw_site_v1 *site, size_
   return thread->loops[id];
 }
 
-struct cw_loop_v1 *cw_loop_enter_v1(struct cw_site_v1 *site) {
+struct cw_loop_v2 *cw_loop_enter_v2(struct cw_site_v2 *site) {
   uintptr_t state = (uintptr_t)__atomic_load_n(&site->runtime[0], __ATOMIC_ACQUIRE);
   if (__builtin_expect(state == SITE_UNKNOWN, 0)) state = activate_site(site);
   if (state != SITE_ACTIVE) return NULL;
   size_t id = (size_t)(uintptr_t)site->runtime[1];
   struct cw_thread *thread = this_thread;
-  if (__builtin_expect(thread && id < thread->capacity && thread->loops[id], 1))
-    return thread->loops[id];
-  return new_thread_loop(site, id);
+  struct cw_loop *loop = __builtin_expect(thread && id < thread->capacity && thread->loops[id], 1)
+                            ? thread->loops[id]
+                            : new_thread_loop(site, id);
+  return loop ? &loop->head : NULL;
 }
 
-static CW_COLD bool grow_running(struct cw_loop_v1 *loop) {
+static CW_COLD bool grow_running(struct cw_loop *loop) {
   int capacity = loop->capacity * 2;
   long long *grown = malloc((size_t)capacity * sizeof *grown);
   if (!grown) return false;
@@ -211,7 +221,7 @@ static CW_COLD bool grow_running(struct cw_loop_v1 *loop) {
 /* Iteration i needs more than counting: it may open a window (a listed
    one, a signal's, auto's once the steps settled), be timed, or run inside
    an open window. */
-static CW_COLD void begin_slowly(struct cw_loop_v1 *loop, long long i) {
+static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
   if (loop->timed)
     cw_time_step(loop, i >= loop->time_from || loop->window_open || loop->auto_pending);
   if (loop->seen_signal != cw_signal_generation) cw_plan_signal(loop, i);
@@ -238,45 +248,36 @@ static CW_COLD void begin_slowly(struct cw_loop_v1 *loop, long long i) {
 
 /* Pushes iteration i on the stack of iterations in progress, with its L#i
    range if it gets one. */
-static inline void push_iteration(struct cw_loop_v1 *loop, long long i) {
+static inline void push_iteration(struct cw_loop *loop, long long i) {
   bool ranged = loop->step_ranges;
   loop->running[loop->depth++] = i << 1 | ranged;
   if (ranged) cw_nvtx_push_iteration(loop->site->label, i);
 }
 
-/* The stack is full: the body re-entered its own loop that deep. */
-static CW_COLD void push_growing(struct cw_loop_v1 *loop, long long i) {
-  if (!grow_running(loop)) {
-    loop->lost++; /* out of memory: a silent iteration */
-    return;
-  }
+/* Called for the iterations the inline test sends here (head.next at or
+   after head.attention_at), which are all of them while a window is open
+   or a tool gets L#i ranges. Returns whether cw_iter_end_v2 must follow:
+   not when there was no memory to track the iteration (the body re-entered
+   its own loop that deep), which then runs silently. */
+int cw_iter_begin_v2(struct cw_loop_v2 *head) {
+  struct cw_loop *loop = (struct cw_loop *)head;
+  long long i = head->next;
+  if (i >= loop->decide_at) begin_slowly(loop, i);
+  head->next = i + 1;
+  if (loop->depth == loop->capacity && !grow_running(loop)) return 0;
   push_iteration(loop, i);
+  return 1;
 }
 
-void cw_iter_begin_v1(struct cw_loop_v1 *loop) {
-  /* Before the index is taken, so that nothing lives across the call. */
-  if (__builtin_expect(loop->next >= loop->attention_at, 0)) begin_slowly(loop, loop->next);
-  long long i = loop->next++;
-  if (__builtin_expect(loop->depth == loop->capacity, 0))
-    push_growing(loop, i);
-  else
-    push_iteration(loop, i);
-}
-
-/* An iteration ends inside a window, or one whose begin ran out of memory,
-   or one that never began (a goto into the body skipped its begin). */
-static CW_COLD void end_slowly(struct cw_loop_v1 *loop) {
-  if (loop->lost) {
-    loop->lost--;
-    return;
-  }
-  if (loop->depth == 0) return;
+void cw_iter_end_v2(struct cw_loop_v2 *head) {
+  struct cw_loop *loop = (struct cw_loop *)head;
+  if (loop->depth == 0) return; /* an end without its begin: ignored */
   long long entry = loop->running[--loop->depth];
   if (entry & 1) cw_nvtx_pop();
   /* The window range may only be popped at the nesting level that pushed
      it: there, at the first end after its last iteration began (later, in
      a body that re-entered the loop, than that iteration's own end). */
-  long long last = loop->next - 1;
+  long long last = head->next - 1;
   if (loop->window_open && last >= loop->window_last && loop->depth == loop->window_depth) {
     /* The last step ends here, before the profiler stops. */
     if (loop->last_begin_ns) cw_time_step(loop, false);
@@ -284,16 +285,10 @@ static CW_COLD void end_slowly(struct cw_loop_v1 *loop) {
   }
 }
 
-void cw_iter_end_v1(struct cw_loop_v1 *loop) {
-  if (__builtin_expect(loop->lost | loop->window_open | (loop->depth == 0), 0)) {
-    end_slowly(loop);
-    return;
-  }
-  if (loop->running[--loop->depth] & 1) cw_nvtx_pop();
-}
-
-void cw_loop_exit_v1(struct cw_loop_v1 *loop) {
+void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
+  struct cw_loop *loop = (struct cw_loop *)head;
+  if (iteration_open) cw_iter_end_v2(head);
   if (loop->last_begin_ns && loop->depth == 0) cw_time_step(loop, false);
   if (loop->window_open && loop->depth == loop->window_depth)
-    close_window(loop, loop->next - 1, " early, loop left");
+    close_window(loop, head->next - 1, " early, loop left");
 }

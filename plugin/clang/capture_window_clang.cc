@@ -32,25 +32,28 @@
  * After (as tokens; see cw-loop.cc):
  *
  *   {
- *     static struct cw_site_v1 __cw_site_0 = { 1, LINE, "FILE",
+ *     static struct cw_site_v2 __cw_site_0 = { 2, LINE, "FILE",
  *         __FUNCTION__ (C) or __PRETTY_FUNCTION__ (C++), "step", 30, 3,
  *         { 0, 0, 0, 0 } };
- *     struct cw_loop_v1 *__cw_loop_0
+ *     struct cw_loop_v2 *__cw_loop_0
  *         __attribute__((__cleanup__(__cw_clang_loop_exit))) =
- *         cw_loop_enter_v1(&__cw_site_0);
+ *         cw_loop_enter_v2(&__cw_site_0);
  *     for (int step = 0; step < n; step++) {
- *       struct cw_loop_v1 *__cw_iter_0
+ *       struct cw_loop_v2 *__cw_iter_0
  *           __attribute__((__cleanup__(__cw_clang_iter_end), __unused__)) =
  *           __cw_clang_iter_begin(__cw_loop_0);
  *       train_step();
  *     }
  *   }
  *
- * __cw_clang_iter_begin/_iter_end/_loop_exit are always-inline helpers
- * that call cw_iter_begin_v1 / cw_iter_end_v1 / cw_loop_exit_v1 when the
- * loop is active (non-NULL).  The cleanup attribute runs them on every way
- * out of a scope: falling off the body, continue, break, return, goto out
- * of the loop, and C++ exceptions (-fexceptions, the C++ default).
+ * __cw_clang_iter_begin/_iter_end/_loop_exit are always-inline helpers.
+ * iter_begin makes abi.h's inline test: an iteration that needs nothing
+ * only counts (loop->next++) and gets a NULL guard; otherwise it calls
+ * cw_iter_begin_v2 and the guard is the loop, so that the guard's cleanup
+ * calls cw_iter_end_v2.  loop_exit calls cw_loop_exit_v2 when the loop is
+ * active (non-NULL).  The cleanup attribute runs them on every way out of
+ * a scope: falling off the body, continue, break, return, goto out of the
+ * loop, and C++ exceptions (-fexceptions, the C++ default).
  *
  * How: Clang has no hook to rewrite a parsed loop before code generation,
  * so the work happens in the preprocessor.  The pragma handler parses the

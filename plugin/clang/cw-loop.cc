@@ -369,13 +369,13 @@ void writeCleanup(TokenWriter &W, llvm::StringRef Function, bool Unused) {
 
 /*
  *   {
- *     static struct cw_site_v1 __cw_site_N = { 1, LINE, "FILE", FUNCTION,
+ *     static struct cw_site_v2 __cw_site_N = { 2, LINE, "FILE", FUNCTION,
  *                                              "LABEL", START, COUNT,
  *                                              { 0, 0, 0, 0 } };
- *     struct cw_loop_v1 *__cw_loop_N __attribute__((__cleanup__(
- *         __cw_clang_loop_exit))) = cw_loop_enter_v1(&__cw_site_N);
+ *     struct cw_loop_v2 *__cw_loop_N __attribute__((__cleanup__(
+ *         __cw_clang_loop_exit))) = cw_loop_enter_v2(&__cw_site_N);
  *     OTHER-PRAGMAS for (HEADER) {
- *       struct cw_loop_v1 *__cw_iter_N __attribute__((__cleanup__(
+ *       struct cw_loop_v2 *__cw_iter_N __attribute__((__cleanup__(
  *           __cw_clang_iter_end), __unused__)) =
  *         __cw_clang_iter_begin(__cw_loop_N);
  *       BODY
@@ -391,7 +391,7 @@ void LoopReader::enterRewritten(const SiteValues &Site) {
   std::string SiteVar = "__cw_site_" + N, LoopVar = "__cw_loop_" + N;
 
   W.punct(tok::l_brace);
-  W.word("static").word("struct").word("cw_site_v1").word(SiteVar);
+  W.word("static").word("struct").word("cw_site_v2").word(SiteVar);
   W.punct(tok::equal).punct(tok::l_brace);
   W.number(CW_ABI_VERSION).punct(tok::comma).number(Site.Line);
   W.punct(tok::comma).string(Site.File).punct(tok::comma);
@@ -404,13 +404,13 @@ void LoopReader::enterRewritten(const SiteValues &Site) {
     W.number(0).punct(I < 3 ? tok::comma : tok::r_brace);
   W.punct(tok::r_brace).punct(tok::semi);
 
-  W.word("struct").word("cw_loop_v1").punct(tok::star).word(LoopVar);
+  W.word("struct").word("cw_loop_v2").punct(tok::star).word(LoopVar);
   writeCleanup(W, "__cw_clang_loop_exit", false);
-  W.punct(tok::equal).word("cw_loop_enter_v1").punct(tok::l_paren);
+  W.punct(tok::equal).word("cw_loop_enter_v2").punct(tok::l_paren);
   W.punct(tok::amp).word(SiteVar).punct(tok::r_paren).punct(tok::semi);
 
   W.append(Before).append(Keyword).append(Header).punct(tok::l_brace);
-  W.word("struct").word("cw_loop_v1").punct(tok::star).word("__cw_iter_" + N);
+  W.word("struct").word("cw_loop_v2").punct(tok::star).word("__cw_iter_" + N);
   writeCleanup(W, "__cw_clang_iter_end", true);
   W.punct(tok::equal).word("__cw_clang_iter_begin").punct(tok::l_paren);
   W.word(LoopVar).punct(tok::r_paren).punct(tok::semi);

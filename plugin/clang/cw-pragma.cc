@@ -40,7 +40,7 @@ SourceLocation pragmaDiagLoc(const SourceManager &SM, SourceLocation Loc) {
 
 std::string runtimeDeclarations() {
   /* The ABI header itself, then the three helpers the rewritten loops call
-     (each guards its hook with `if (loop)`, as abi.h prescribes).  Warnings
+     (the inline test and the `if (loop)` guards abi.h prescribes).  Warnings
      are off for this text: it must not trip -pedantic or -Weverything in
      any language mode. */
   return std::string("#pragma clang diagnostic push\n"
@@ -48,13 +48,18 @@ std::string runtimeDeclarations() {
          CwAbiText +
          "\n#define CW_CLANG_HELPER_ static __inline__ "
          "__attribute__((__always_inline__, __unused__))\n"
-         "CW_CLANG_HELPER_ struct cw_loop_v1 *\n"
-         "__cw_clang_iter_begin(struct cw_loop_v1 *__l)\n"
-         "{ if (__l) cw_iter_begin_v1(__l); return __l; }\n"
-         "CW_CLANG_HELPER_ void __cw_clang_iter_end(struct cw_loop_v1 **__l)\n"
-         "{ if (*__l) cw_iter_end_v1(*__l); }\n"
-         "CW_CLANG_HELPER_ void __cw_clang_loop_exit(struct cw_loop_v1 **__l)\n"
-         "{ if (*__l) cw_loop_exit_v1(*__l); }\n"
+         /* Iterations that need nothing are counted here, inline; the
+            guard is non-NULL only for one that went through the runtime. */
+         "CW_CLANG_HELPER_ struct cw_loop_v2 *\n"
+         "__cw_clang_iter_begin(struct cw_loop_v2 *__l)\n"
+         "{ if (!__l) return 0;\n"
+         "  if (__builtin_expect(__l->next < __l->attention_at, 1))\n"
+         "  { __l->next++; return 0; }\n"
+         "  return cw_iter_begin_v2(__l) ? __l : 0; }\n"
+         "CW_CLANG_HELPER_ void __cw_clang_iter_end(struct cw_loop_v2 **__l)\n"
+         "{ if (*__l) cw_iter_end_v2(*__l); }\n"
+         "CW_CLANG_HELPER_ void __cw_clang_loop_exit(struct cw_loop_v2 **__l)\n"
+         "{ if (*__l) cw_loop_exit_v2(*__l, 0); }\n"
          "#undef CW_CLANG_HELPER_\n"
          "#pragma clang diagnostic pop\n";
 }

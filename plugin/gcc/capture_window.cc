@@ -50,22 +50,31 @@
  *
  * After (the ABI of runtime/include/capture_window/abi.h):
  *
- *   static struct cw_site_v1 cw_site.0 = { 1, LINE, "FILE", "FUNCTION",
+ *   static struct cw_site_v2 cw_site.0 = { 2, LINE, "FILE", "FUNCTION",
  *                                          "step", 30, 3 };
  *   {
- *     struct cw_loop_v1 *cw = cw_loop_enter_v1 (&cw_site.0);
+ *     struct cw_loop_v2 *cw = cw_loop_enter_v2 (&cw_site.0);
+ *     int on = 0;
  *     try {
  *       for (int step = 0; step < n; step++)
  *         {
- *           if (cw) cw_iter_begin_v1 (cw);
- *           try { train_step (); } finally { if (cw) cw_iter_end_v1 (cw); }
+ *           if (cw)
+ *             {
+ *               if (cw->next < cw->attention_at) cw->next = cw->next + 1;
+ *               else on = cw_iter_begin_v2 (cw);
+ *             }
+ *           train_step ();      // its `continue`s: goto continue_label
+ *         continue_label:
+ *           if (on) { on = 0; cw_iter_end_v2 (cw); }
  *         }
- *     } finally { if (cw) cw_loop_exit_v1 (cw); }
+ *     } finally { if (cw) cw_loop_exit_v2 (cw, on); }
  *   }
  *
  * "try/finally" is GENERIC's TRY_FINALLY_EXPR, what __attribute__((cleanup))
- * lowers to: the end hooks run on fall-through, continue, break, return,
- * goto out of the loop and C++ exceptions.
+ * lowers to: cw_loop_exit_v2 runs on break, return, goto out of the loop
+ * and C++ exceptions, and ends the iteration in progress if it went
+ * through the runtime.  One cleanup per loop rather than one per iteration
+ * keeps the code GCC copies onto every exit small.
  *
  * How: the pragma handler (PLUGIN_PRAGMAS) parses the arguments with the
  * shared grammar and appends a marker statement `(void) ID` to the

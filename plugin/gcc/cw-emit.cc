@@ -11,55 +11,33 @@
 #include <stddef.h>
 
 /* Trees that live across functions; GC roots (cw_gc_roots). */
-static tree site_type;	  /* struct cw_site_v1 */
+static tree site_type;	  /* struct cw_site_v2 */
+static tree loop_type;	  /* struct cw_loop_v2 */
 static tree marker_type;  /* private integer type of marker constants */
 static tree enter_fn, begin_fn, end_fn, exit_fn;
 
+#define CW_ROOT(var) \
+  { &var, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node }
 const struct ggc_root_tab cw_gc_roots[] = {
-  { &site_type, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
-  { &marker_type, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
-  { &enter_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
-  { &begin_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
-  { &end_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
-  { &exit_fn, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node },
+  CW_ROOT (site_type), CW_ROOT (loop_type), CW_ROOT (marker_type),
+  CW_ROOT (enter_fn), CW_ROOT (begin_fn), CW_ROOT (end_fn), CW_ROOT (exit_fn),
   LAST_GGC_ROOT_TAB
 };
 
-/* struct cw_site_v1, field by field as in abi.h. */
-static const struct
+/* A record field as abi.h declares it. */
+struct abi_field
 {
   const char *name;
   size_t offset;
-} site_fields[] = {
-  { "abi_version", offsetof (struct cw_site_v1, abi_version) },
-  { "line", offsetof (struct cw_site_v1, line) },
-  { "file", offsetof (struct cw_site_v1, file) },
-  { "function", offsetof (struct cw_site_v1, function) },
-  { "label", offsetof (struct cw_site_v1, label) },
-  { "start", offsetof (struct cw_site_v1, start) },
-  { "count", offsetof (struct cw_site_v1, count) },
-  { "runtime", offsetof (struct cw_site_v1, runtime) },
+  tree type;
 };
 
+/* The record type NAME, checked against the ABI header the plugin was
+   built with: a mismatch is a plugin bug, never the user's. */
 static tree
-site_field_type (unsigned i)
+build_abi_record (const char *name, const abi_field *fields, unsigned n,
+		  size_t size)
 {
-  tree cstr = build_pointer_type (build_qualified_type (char_type_node,
-							TYPE_QUAL_CONST));
-  tree types[] = {
-    unsigned_type_node, unsigned_type_node, cstr, cstr, cstr,
-    long_long_integer_type_node, long_long_integer_type_node,
-    build_array_type (ptr_type_node, build_index_type (size_int (3)))
-  };
-  return types[i];
-}
-
-/* The record type, checked against the ABI header the plugin was built
-   with: a mismatch is a plugin bug, never the user's. */
-static tree
-build_site_type (void)
-{
-  const unsigned n = ARRAY_SIZE (site_fields);
   tree type = make_node (RECORD_TYPE);
   tree chain = NULL_TREE;
 
@@ -67,26 +45,59 @@ build_site_type (void)
   for (unsigned i = 0; i < n; i++)
     {
       tree f = build_decl (BUILTINS_LOCATION, FIELD_DECL,
-			   get_identifier (site_fields[i].name),
-			   site_field_type (i));
+			   get_identifier (fields[i].name), fields[i].type);
       DECL_CHAIN (f) = chain;
       chain = f;
     }
-  finish_builtin_struct (type, "cw_site_v1", chain, NULL_TREE);
+  finish_builtin_struct (type, name, chain, NULL_TREE);
 
   unsigned i = 0;
   for (tree f = TYPE_FIELDS (type); f; f = DECL_CHAIN (f), i++)
     gcc_assert (i < n && tree_to_uhwi (byte_position (f))
-			   == site_fields[i].offset);
-  gcc_assert (i == n && tree_to_uhwi (TYPE_SIZE_UNIT (type))
-			  == sizeof (struct cw_site_v1));
+			   == fields[i].offset);
+  gcc_assert (i == n && tree_to_uhwi (TYPE_SIZE_UNIT (type)) == size);
   return type;
 }
 
+/* struct cw_site_v2, field by field as in abi.h. */
 static tree
-declare_hook (const char *name, tree ret, tree arg)
+build_site_type (void)
 {
-  tree decl = build_fn_decl (name, build_function_type_list (ret, arg,
+  tree cstr = build_pointer_type (build_qualified_type (char_type_node,
+							TYPE_QUAL_CONST));
+  tree ll = long_long_integer_type_node;
+  const abi_field fields[] = {
+    { "abi_version", offsetof (cw_site_v2, abi_version), unsigned_type_node },
+    { "line", offsetof (cw_site_v2, line), unsigned_type_node },
+    { "file", offsetof (cw_site_v2, file), cstr },
+    { "function", offsetof (cw_site_v2, function), cstr },
+    { "label", offsetof (cw_site_v2, label), cstr },
+    { "start", offsetof (cw_site_v2, start), ll },
+    { "count", offsetof (cw_site_v2, count), ll },
+    { "runtime", offsetof (cw_site_v2, runtime),
+      build_array_type (ptr_type_node, build_index_type (size_int (3))) },
+  };
+  return build_abi_record ("cw_site_v2", fields, ARRAY_SIZE (fields),
+			   sizeof (cw_site_v2));
+}
+
+/* struct cw_loop_v2: the two fields the inline test reads. */
+static tree
+build_loop_type (void)
+{
+  tree ll = long_long_integer_type_node;
+  const abi_field fields[] = {
+    { "next", offsetof (cw_loop_v2, next), ll },
+    { "attention_at", offsetof (cw_loop_v2, attention_at), ll },
+  };
+  return build_abi_record ("cw_loop_v2", fields, ARRAY_SIZE (fields),
+			   sizeof (cw_loop_v2));
+}
+
+static tree
+declare_hook (const char *name, tree ret, tree arg, tree arg2 = NULL_TREE)
+{
+  tree decl = build_fn_decl (name, build_function_type_list (ret, arg, arg2,
 							      NULL_TREE));
   /* C++ would mangle the name of a decl without C linkage. */
   SET_DECL_ASSEMBLER_NAME (decl, get_identifier (name));
@@ -94,24 +105,26 @@ declare_hook (const char *name, tree ret, tree arg)
   TREE_NOTHROW (decl) = 1;
   DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("leaf"), NULL_TREE,
 				      NULL_TREE);
-  /* Called every iteration: through the GOT, not a PLT stub (what
-     -fno-plt does for every call). */
+  /* Through the GOT, not a PLT stub (what -fno-plt does for every call). */
   DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("noplt"), NULL_TREE,
 				      DECL_ATTRIBUTES (decl));
   return decl;
 }
 
-/* PLUGIN_START_UNIT: the runtime's four entry points, once per unit. */
+/* PLUGIN_START_UNIT: the runtime's types and entry points, once per unit. */
 void
 cw_declare_runtime (void)
 {
   site_type = build_site_type ();
+  loop_type = build_loop_type ();
   marker_type = build_distinct_type_copy (unsigned_type_node);
   tree site_ptr = build_pointer_type (site_type);
-  enter_fn = declare_hook ("cw_loop_enter_v1", ptr_type_node, site_ptr);
-  begin_fn = declare_hook ("cw_iter_begin_v1", void_type_node, ptr_type_node);
-  end_fn = declare_hook ("cw_iter_end_v1", void_type_node, ptr_type_node);
-  exit_fn = declare_hook ("cw_loop_exit_v1", void_type_node, ptr_type_node);
+  tree loop_ptr = build_pointer_type (loop_type);
+  enter_fn = declare_hook ("cw_loop_enter_v2", loop_ptr, site_ptr);
+  begin_fn = declare_hook ("cw_iter_begin_v2", integer_type_node, loop_ptr);
+  end_fn = declare_hook ("cw_iter_end_v2", void_type_node, loop_ptr);
+  exit_fn = declare_hook ("cw_loop_exit_v2", void_type_node, loop_ptr,
+			  integer_type_node);
 }
 
 /* The marker that holds a pragma's place among the statements:
@@ -207,29 +220,125 @@ build_site (const cw_pending *p, tree fndecl)
   return var;
 }
 
-/* if (cw) FN (cw); */
-static tree
-guarded_call (location_t loc, tree fn, tree cw)
+/* The loop's two locals: its state and whether the iteration in progress
+   went through the runtime. */
+struct loop_vars
 {
-  tree call = build_call_expr_loc (loc, fn, 1, cw);
-  tree test = build2_loc (loc, NE_EXPR, boolean_type_node, cw,
-			  null_pointer_node);
-  return build3_loc (loc, COND_EXPR, void_type_node, test, call,
-		     build_empty_stmt (loc));
+  tree cw;	/* struct cw_loop_v2 *, NULL when the loop is inactive */
+  tree on;	/* int */
+};
+
+static tree
+loop_field (location_t loc, tree cw, const char *name)
+{
+  tree field = TYPE_FIELDS (loop_type);
+  while (strcmp (IDENTIFIER_POINTER (DECL_NAME (field)), name) != 0)
+    field = DECL_CHAIN (field);
+  return build3_loc (loc, COMPONENT_REF, TREE_TYPE (field),
+		     build_fold_indirect_ref_loc (loc, cw), field, NULL_TREE);
 }
 
-/* { if (cw) cw_iter_begin_v1 (cw);
-     try { BODY } finally { if (cw) cw_iter_end_v1 (cw); } } */
 static tree
-wrap_iteration (location_t loc, tree body, tree cw)
+if_then (location_t loc, tree test, tree then_clause,
+	 tree else_clause = NULL_TREE)
+{
+  return build3_loc (loc, COND_EXPR, void_type_node, test, then_clause,
+		     else_clause ? else_clause : build_empty_stmt (loc));
+}
+
+static tree
+is_nonzero (location_t loc, tree var)
+{
+  return build2_loc (loc, NE_EXPR, boolean_type_node, var,
+		     build_zero_cst (TREE_TYPE (var)));
+}
+
+/* if (cw) { if (cw->next < cw->attention_at) cw->next = cw->next + 1;
+	     else on = cw_iter_begin_v2 (cw); }
+   Outside windows, with no tool attached, an iteration is this test. */
+static tree
+begin_iteration (location_t loc, const loop_vars &v)
+{
+  tree next = loop_field (loc, v.cw, "next");
+  tree quiet = build2_loc (loc, LT_EXPR, boolean_type_node, next,
+			   loop_field (loc, v.cw, "attention_at"));
+  tree count = build2_loc (loc, MODIFY_EXPR, TREE_TYPE (next), next,
+			   build2_loc (loc, PLUS_EXPR, TREE_TYPE (next), next,
+				       build_one_cst (TREE_TYPE (next))));
+  tree begin = build2_loc (loc, MODIFY_EXPR, integer_type_node, v.on,
+			   build_call_expr_loc (loc, begin_fn, 1, v.cw));
+  return if_then (loc, is_nonzero (loc, v.cw), if_then (loc, quiet, count,
+							 begin));
+}
+
+/* if (on) { on = 0; cw_iter_end_v2 (cw); } */
+static tree
+end_iteration (location_t loc, const loop_vars &v)
 {
   tree list = alloc_stmt_list ();
-  tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node,
-			body ? body : build_empty_stmt (loc),
-			guarded_call (loc, end_fn, cw));
-  TREE_SIDE_EFFECTS (tf) = 1;
-  append_to_statement_list_force (guarded_call (loc, begin_fn, cw), &list);
-  append_to_statement_list_force (tf, &list);
+  append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
+					      integer_type_node, v.on,
+					      integer_zero_node), &list);
+  append_to_statement_list_force (build_call_expr_loc (loc, end_fn, 1, v.cw),
+				  &list);
+  return if_then (loc, is_nonzero (loc, v.on), list);
+}
+
+/* Loops whose `continue`s are their own. */
+static bool
+owns_continues (tree t)
+{
+  switch (TREE_CODE (t))
+    {
+    case FOR_STMT: case WHILE_STMT: case DO_STMT: case OMP_FOR:
+    case OMP_SIMD: case OMP_DISTRIBUTE: case OMP_TASKLOOP: case OMP_LOOP:
+    case OACC_LOOP:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* Each `continue` of the loop being wrapped becomes `goto *DATA`, a label
+   made on first need, placed before the iteration's end. */
+static tree
+redirect_continue_r (tree *tp, int *walk_subtrees, void *data)
+{
+  tree t = *tp;
+  if (TYPE_P (t) || owns_continues (t))
+    *walk_subtrees = 0;
+  else if (TREE_CODE (t) == CONTINUE_STMT)
+    {
+      tree *label = (tree *) data;
+      location_t loc = EXPR_LOCATION (t);
+      if (!*label)
+	*label = create_artificial_label (loc);
+      *tp = build1_loc (loc, GOTO_EXPR, void_type_node, *label);
+    }
+  return NULL_TREE;
+}
+
+/* { BEGIN BODY [continue_label:] END }: fall-through and `continue` end
+   the iteration here; break, return, goto out of the loop and exceptions
+   leave through the loop's cleanup, which ends it (cw_loop_exit_v2). */
+static tree
+wrap_iteration (location_t loc, tree body, const loop_vars &v, tree fndecl)
+{
+  tree list = alloc_stmt_list ();
+  tree continue_label = NULL_TREE;
+  if (body)
+    walk_tree (&body, redirect_continue_r, &continue_label, NULL);
+  append_to_statement_list_force (begin_iteration (loc, v), &list);
+  if (body)
+    append_to_statement_list_force (body, &list);
+  if (continue_label)
+    {
+      DECL_CONTEXT (continue_label) = fndecl;
+      append_to_statement_list_force (build1_loc (loc, LABEL_EXPR,
+						  void_type_node,
+						  continue_label), &list);
+    }
+  append_to_statement_list_force (end_iteration (loc, v), &list);
   TREE_SIDE_EFFECTS (list) = 1;
   return list;
 }
@@ -299,7 +408,7 @@ loop_body (tree loop)
 }
 
 static void
-wrap_loop_body (location_t loc, tree loop, tree cw)
+wrap_loop_body (location_t loc, tree loop, const loop_vars &v, tree fndecl)
 {
   tree *body = loop_body (loop);
   tree cond = TREE_CODE (loop) == FOR_STMT ? FOR_COND (loop)
@@ -318,39 +427,57 @@ wrap_loop_body (location_t loc, tree loop, tree cw)
 	  tsi_delink (&i);
 	  append_to_statement_list_force (s, &rest);
 	}
-      tsi_link_after (&where, wrap_iteration (loc, rest, cw), TSI_SAME_STMT);
+      tsi_link_after (&where, wrap_iteration (loc, rest, v, fndecl),
+		      TSI_SAME_STMT);
       return;
     }
-  *body = wrap_iteration (loc, *body, cw);
+  *body = wrap_iteration (loc, *body, v, fndecl);
+}
+
+static tree
+artificial_local (location_t loc, const char *name, tree type, tree fndecl)
+{
+  tree var = build_decl (loc, VAR_DECL, get_identifier (name), type);
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_USED (var) = 1;
+  DECL_CONTEXT (var) = fndecl;
+  return var;
 }
 
 /* Replace *STMT_P, which is or holds LOOP, by
-   { cw = cw_loop_enter_v1 (&site); try { *STMT_P } finally { exit } }
+   { cw = cw_loop_enter_v2 (&site); on = 0;
+     try { *STMT_P } finally { if (cw) cw_loop_exit_v2 (cw, on); } }
    with LOOP's body wrapped as an iteration. */
 void
 cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
 {
   location_t loc = EXPR_HAS_LOCATION (loop) ? EXPR_LOCATION (loop) : p->loc;
   tree site = build_site (p, fndecl);
-  tree cw = build_decl (loc, VAR_DECL, get_identifier ("__cw_loop"),
-			ptr_type_node);
-  DECL_ARTIFICIAL (cw) = 1;
-  DECL_IGNORED_P (cw) = 1;
-  TREE_USED (cw) = 1;
-  DECL_CONTEXT (cw) = fndecl;
+  loop_vars v;
+  v.cw = artificial_local (loc, "__cw_loop", build_pointer_type (loop_type),
+			   fndecl);
+  v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
+  DECL_CHAIN (v.cw) = v.on;
 
-  wrap_loop_body (loc, loop, cw);
+  wrap_loop_body (loc, loop, v, fndecl);
 
   tree enter = build_call_expr_loc (loc, enter_fn, 1,
 				    build_fold_addr_expr (site));
+  tree exit = build_call_expr_loc (loc, exit_fn, 2, v.cw, v.on);
   tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node, *stmt_p,
-			guarded_call (loc, exit_fn, cw));
+			if_then (loc, is_nonzero (loc, v.cw), exit));
   TREE_SIDE_EFFECTS (tf) = 1;
   tree list = alloc_stmt_list ();
-  append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR, ptr_type_node,
-					      cw, enter), &list);
+  append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
+					      TREE_TYPE (v.cw), v.cw, enter),
+				  &list);
+  append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
+					      integer_type_node, v.on,
+					      integer_zero_node), &list);
   append_to_statement_list_force (tf, &list);
-  tree bind = build3_loc (loc, BIND_EXPR, void_type_node, cw, list, NULL_TREE);
+  tree bind = build3_loc (loc, BIND_EXPR, void_type_node, v.cw, list,
+			  NULL_TREE);
   TREE_SIDE_EFFECTS (bind) = 1;
   *stmt_p = bind;
 

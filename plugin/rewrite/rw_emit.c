@@ -7,20 +7,20 @@
  *
  * A marked loop, C:
  *
- *   /- #pragma capture_window(30, 3) -/ { static struct cw_site_v1
- *       __cw_site_0 = { 1, LINE, "FILE", __CW_RW_FUNCTION, "step", 30LL,
- *       3LL, { 0, 0, 0, 0 } }; struct cw_loop_v1 *__cw_loop_0
+ *   /- #pragma capture_window(30, 3) -/ { static struct cw_site_v2
+ *       __cw_site_0 = { 2, LINE, "FILE", __CW_RW_FUNCTION, "step", 30LL,
+ *       3LL, { 0, 0, 0, 0 } }; struct cw_loop_v2 *__cw_loop_0
  *       __attribute__((__cleanup__(__cw_rw_loop_exit))) =
- *       cw_loop_enter_v1(&__cw_site_0);
- *   for (int step = 0; step < n; step++) { struct cw_loop_v1 *__cw_iter_0
+ *       cw_loop_enter_v2(&__cw_site_0);
+ *   for (int step = 0; step < n; step++) { struct cw_loop_v2 *__cw_iter_0
  *       __attribute__((__cleanup__(__cw_rw_iter_end), __unused__)) =
  *       __cw_rw_iter_begin(__cw_loop_0); train_step(); } }
  *
  * C++ (and CUDA host code) declares guard objects instead, whose
  * destructors end the iteration and the loop:
  *
- *   ... const __cw_rw_loop_v1 __cw_loop_0(cw_loop_enter_v1(&__cw_site_0));
- *   for (...) { const __cw_rw_iter_v1 __cw_iter_0(__cw_loop_0.loop); ... } }
+ *   ... const __cw_rw_loop_v2 __cw_loop_0(cw_loop_enter_v2(&__cw_site_0));
+ *   for (...) { const __cw_rw_iter_v2 __cw_iter_0(__cw_loop_0.loop); ... } }
  */
 #include "rw.h"
 
@@ -47,22 +47,27 @@ static const char helpers[] =
     "#endif\n"
     "#ifdef __cplusplus\n"
     "/* Guards: their destructors run on every way out of a scope. */\n"
-    "struct __cw_rw_loop_v1 {\n"
-    "  struct cw_loop_v1 *const loop;\n"
-    "  explicit __cw_rw_loop_v1(struct cw_loop_v1 *l) : loop(l) {}\n"
-    "  ~__cw_rw_loop_v1() { if (loop) cw_loop_exit_v1(loop); }\n"
+    "struct __cw_rw_loop_v2 {\n"
+    "  struct cw_loop_v2 *const loop;\n"
+    "  explicit __cw_rw_loop_v2(struct cw_loop_v2 *l) : loop(l) {}\n"
+    "  ~__cw_rw_loop_v2() { if (loop) cw_loop_exit_v2(loop, 0); }\n"
     "private:\n"
-    "  __cw_rw_loop_v1(const __cw_rw_loop_v1 &);\n"
-    "  __cw_rw_loop_v1 &operator=(const __cw_rw_loop_v1 &);\n"
+    "  __cw_rw_loop_v2(const __cw_rw_loop_v2 &);\n"
+    "  __cw_rw_loop_v2 &operator=(const __cw_rw_loop_v2 &);\n"
     "};\n"
-    "struct __cw_rw_iter_v1 {\n"
-    "  struct cw_loop_v1 *const loop;\n"
-    "  explicit __cw_rw_iter_v1(struct cw_loop_v1 *l) : loop(l)\n"
-    "  { if (loop) cw_iter_begin_v1(loop); }\n"
-    "  ~__cw_rw_iter_v1() { if (loop) cw_iter_end_v1(loop); }\n"
+    "/* An iteration that needs nothing only counts (abi.h's inline test);\n"
+    "   loop stays NULL unless it went through the runtime. */\n"
+    "struct __cw_rw_iter_v2 {\n"
+    "  struct cw_loop_v2 *loop;\n"
+    "  explicit __cw_rw_iter_v2(struct cw_loop_v2 *l) : loop(0) {\n"
+    "    if (!l) return;\n"
+    "    if (l->next < l->attention_at) { l->next++; return; }\n"
+    "    if (cw_iter_begin_v2(l)) loop = l;\n"
+    "  }\n"
+    "  ~__cw_rw_iter_v2() { if (loop) cw_iter_end_v2(loop); }\n"
     "private:\n"
-    "  __cw_rw_iter_v1(const __cw_rw_iter_v1 &);\n"
-    "  __cw_rw_iter_v1 &operator=(const __cw_rw_iter_v1 &);\n"
+    "  __cw_rw_iter_v2(const __cw_rw_iter_v2 &);\n"
+    "  __cw_rw_iter_v2 &operator=(const __cw_rw_iter_v2 &);\n"
     "};\n"
     "#else\n"
     "#if defined(_MSC_VER) && !defined(__clang__)\n"
@@ -72,13 +77,16 @@ static const char helpers[] =
     "/* Cleanup functions: run on every way out of a scope. */\n"
     "#define __CW_RW_HELPER static __inline__ "
     "__attribute__((__always_inline__, __unused__))\n"
-    "__CW_RW_HELPER struct cw_loop_v1 *\n"
-    "__cw_rw_iter_begin(struct cw_loop_v1 *__l)\n"
-    "{ if (__l) cw_iter_begin_v1(__l); return __l; }\n"
-    "__CW_RW_HELPER void __cw_rw_iter_end(struct cw_loop_v1 **__l)\n"
-    "{ if (*__l) cw_iter_end_v1(*__l); }\n"
-    "__CW_RW_HELPER void __cw_rw_loop_exit(struct cw_loop_v1 **__l)\n"
-    "{ if (*__l) cw_loop_exit_v1(*__l); }\n"
+    "__CW_RW_HELPER struct cw_loop_v2 *\n"
+    "__cw_rw_iter_begin(struct cw_loop_v2 *__l)\n"
+    "{ if (!__l) return 0;\n"
+    "  if (__builtin_expect(__l->next < __l->attention_at, 1))\n"
+    "  { __l->next++; return 0; }\n"
+    "  return cw_iter_begin_v2(__l) ? __l : 0; }\n"
+    "__CW_RW_HELPER void __cw_rw_iter_end(struct cw_loop_v2 **__l)\n"
+    "{ if (*__l) cw_iter_end_v2(*__l); }\n"
+    "__CW_RW_HELPER void __cw_rw_loop_exit(struct cw_loop_v2 **__l)\n"
+    "{ if (*__l) cw_loop_exit_v2(*__l, 0); }\n"
     "#undef __CW_RW_HELPER\n"
     "#endif\n";
 
@@ -255,20 +263,20 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
   }
   quote(file, sizeof file, u->path);
   quote(label, sizeof label, p->window.label);
-  site = format("static struct cw_site_v1 __cw_site_%zu = { %d, %u, %s, "
+  site = format("static struct cw_site_v2 __cw_site_%zu = { %d, %u, %s, "
                 "__CW_RW_FUNCTION, %s, %lldLL, %lldLL, { 0, 0, 0, 0 } };",
                 id, CW_ABI_VERSION, p->name_line, file, label,
                 p->window.start, p->window.count);
   if (cxx) {
-    enter = format("const __cw_rw_loop_v1 __cw_loop_%zu("
-                   "cw_loop_enter_v1(&__cw_site_%zu));", id, id);
-    iter = format("const __cw_rw_iter_v1 __cw_iter_%zu(__cw_loop_%zu.loop);",
+    enter = format("const __cw_rw_loop_v2 __cw_loop_%zu("
+                   "cw_loop_enter_v2(&__cw_site_%zu));", id, id);
+    iter = format("const __cw_rw_iter_v2 __cw_iter_%zu(__cw_loop_%zu.loop);",
                   id, id);
   } else {
-    enter = format("struct cw_loop_v1 *__cw_loop_%zu "
+    enter = format("struct cw_loop_v2 *__cw_loop_%zu "
                    "__attribute__((__cleanup__(__cw_rw_loop_exit))) = "
-                   "cw_loop_enter_v1(&__cw_site_%zu);", id, id);
-    iter = format("struct cw_loop_v1 *__cw_iter_%zu "
+                   "cw_loop_enter_v2(&__cw_site_%zu);", id, id);
+    iter = format("struct cw_loop_v2 *__cw_iter_%zu "
                   "__attribute__((__cleanup__(__cw_rw_iter_end), __unused__)) "
                   "= __cw_rw_iter_begin(__cw_loop_%zu);", id, id);
   }

@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     p = nl ? nl + 1 : end;
   }
   cw_config_load();
-  static struct cw_site_v1 sites[] = {
+  static struct cw_site_v2 sites[] = {
       {CW_ABI_VERSION, 12, "src/train.c", "main", "step", 30, 3, {0}},
       {CW_ABI_VERSION, 7, "eval.c", "eval", "eval", 0, 1, {0}},
       {CW_ABI_VERSION, 1, "", "", "x", 0, 1, {0}},

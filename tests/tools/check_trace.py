@@ -368,12 +368,41 @@ def by_thread(events):
     return threads
 
 
-def check_expected(events, expected_threads, open_at_exit=False):
-    """(b): the multiset of per-thread sequences equals the expected one."""
+ITERATION_RE = re.compile(r"^(.+)#\d+$")
+
+
+def window_steps_view(expected):
+    """An expected sequence written for CAPTURE_WINDOW_STEPS=all, as
+    CAPTURE_WINDOW_STEPS=window emits it: an iteration range `L#i` stays
+    only if it begins while this thread has the window range `L` open;
+    the others leave their contents in place. For the trigger modes that
+    push window ranges (both, nvtx)."""
+    out, stack = [], []  # stack: (push event, kept)
+    for e in expected:
+        if e.verb == "push":
+            m = ITERATION_RE.match(e.text) if e.kind == "ascii" and not e.domain else None
+            keep = not m or any(kept and p.kind == "registered" and not p.domain
+                                and p.text == m.group(1) for p, kept in stack)
+            stack.append((e, keep))
+        elif e.verb == "pop" and stack:
+            keep = stack.pop()[1]
+        else:
+            keep = True
+        if keep:
+            out.append(e)
+    return out
+
+
+def check_expected(events, expected_threads, open_at_exit=False, window_steps=False):
+    """(b): the multiset of per-thread sequences equals the expected one;
+    window_steps: the expected sequences are written for
+    CAPTURE_WINDOW_STEPS=all, the record is of a =window run."""
     threads = by_thread(events)
     tids = list(threads)
     expected_threads = [t for t in expected_threads if t.strip()]
     exp = [parse_notation(t, open_at_exit) for t in expected_threads]
+    if window_steps:
+        exp = [window_steps_view(e) for e in exp]
     if len(tids) != len(exp):
         return ["expected %d thread(s) with events, the record has %d:\n%s"
                 % (len(exp), len(tids), render_threads(threads))]
@@ -479,6 +508,24 @@ def in_windows(i, windows):
     return any(s <= i < s + c for s, c in windows)
 
 
+def window_steps_ranged(node, mode, mark, windows):
+    """With CAPTURE_WINDOW_STEPS=window, whether the iteration of program
+    mark MARK (L@i) at NODE has its L#i range: it has if it began while
+    the window was open, which in modes with window ranges means under an
+    open registered L (a window closed early, when the loop was left, no
+    longer covers the rest of its span); in mode cuda, by the windows."""
+    if mode not in ("both", "nvtx"):
+        return in_windows(int(mark.group(2)), windows.get(mark.group(1), []))
+    parent = node.parent
+    while parent is not None and parent.event is not None:
+        e = parent.event
+        if e.verb == "push" and e.kind == "registered" and not e.domain \
+                and e.text == mark.group(1):
+            return True
+        parent = parent.parent
+    return False
+
+
 def check_invariants(events, mode, windows, profiler_present=True, steps="all",
                      open_at_exit=False):
     """(a): see the module comment. windows: {label: [(start, count), ...]}.
@@ -520,10 +567,11 @@ def check_invariants(events, mode, windows, profiler_present=True, steps="all",
                 m = MARK_RE.match(e.text)
                 ranged = m and m.group(1) in iter_labels and (
                     steps == "all" or (steps == "window" and
-                                       in_windows(int(m.group(2)), windows.get(m.group(1), []))))
+                                       window_steps_ranged(node, mode, m, windows)))
                 if m and m.group(1) in labels and steps != "all" and not ranged:
                     p = node.parent.event
-                    if p and p.verb == "push" and ITER_RE.match(p.text or ""):
+                    pm = ITER_RE.match(p.text or "") if p and p.verb == "push" else None
+                    if pm and pm.group(1) == m.group(1):  # another loop's range may hold it
                         problems.append("record line %d: program mark %r of T%d is inside "
                                         "%r, but steps=%s ranges no such iteration"
                                         % (e.line, e.text, tid, p.text, steps))
@@ -703,16 +751,20 @@ def parse_windows(specs):
 
 
 def check(record_text, expected_threads, mode="both", windows=None,
-          profiler_present=True, steps="all", open_at_exit=False):
+          profiler_present=True, steps="all", open_at_exit=False,
+          expected_steps="all"):
     """All checks; returns a list of problems (empty = pass). open_at_exit:
-    the program exits inside a window (see --open-at-exit above)."""
+    the program exits inside a window (see --open-at-exit above).
+    expected_steps: the CAPTURE_WINDOW_STEPS the expected sequences are
+    written for; "all" with steps "window" applies window_steps_view."""
     events, problems = parse_record(record_text)
     if problems:
         return problems
     problems += check_invariants(events, mode, windows or {}, profiler_present, steps,
                                  open_at_exit)
     if expected_threads is not None:  # None: invariants only
-        problems += check_expected(events, expected_threads, open_at_exit)
+        problems += check_expected(events, expected_threads, open_at_exit,
+                                   expected_steps == "all" and steps == "window")
     return problems
 
 

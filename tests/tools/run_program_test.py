@@ -54,11 +54,15 @@ CW_RECORD = a fresh file, LD_LIBRARY_PATH = the stand-in libcuda.so.1,
 plus the run's variables); stdout and the exit status must be identical;
 the plugin build's record must pass check_trace.check and its stderr must
 be exactly the declared lines; the plain build's record must hold the
-program's own marks only, the same ones. A last run with no NVTX tool
+program's own marks only, the same ones. A run in mode both or nvtx with
+the default CAPTURE_WINDOW_STEPS is repeated with =window, where the
+iterations outside windows take the emitted inline path: its record must
+be the expected one without the iteration ranges outside windows. A last run with no NVTX tool
 attached must also give the same stdout and an empty stderr.
 """
 
 import argparse
+import copy
 import os
 import re
 import shlex
@@ -210,6 +214,14 @@ def run_windows(run, windows):
     if spans is not None:
         return {label: spans for label in windows}
     return windows
+
+
+def window_steps_applies(run):
+    """Runs whose expectations, written for CAPTURE_WINDOW_STEPS=all, also
+    say what =window emits (check_trace.window_steps_view): the modes with
+    window ranges, an exact expectation, and the default STEPS."""
+    return ("CAPTURE_WINDOW_STEPS" not in run.env and run_mode(run) in ("both", "nvtx")
+            and not run.auto and not run.open_at_exit)
 
 
 def run_mode(run):
@@ -418,6 +430,24 @@ class Driver:
         self.check_stderr(where, run, perr)
         self.check_record(where, run, windows, ptrace)
         self.check_plain_marks(where, ptrace, qtrace)
+        if window_steps_applies(run):
+            self.check_window_steps(run, windows, exes, opt, (qrc, qout))
+
+    def check_window_steps(self, run, windows, exes, opt, plain):
+        """The run again with CAPTURE_WINDOW_STEPS=window: iterations outside
+        windows then take the emitted code's inline path, no runtime call,
+        and must still count, so that the same windows open at the same
+        iterations."""
+        steps_run = copy.copy(run)
+        steps_run.env = dict(run.env, CAPTURE_WINDOW_STEPS="window")
+        where = "%s %s" % (opt, steps_run.name())
+        record = os.path.join(self.work, "plugin%s.line%d.window.record" % (opt, run.line))
+        rc, out, err, trace = self.execute(exes["plugin"], self.environment(steps_run, record))
+        if (rc, out) != plain:
+            self.fail("%s: exit/stdout differ from the plain build: %r, plain %r"
+                      % (where, (rc, out), plain))
+        self.check_stderr(where, steps_run, err)
+        self.check_record(where, steps_run, windows, trace, expected_steps="all")
 
     def auto_window(self, where, run, ptrace):
         """auto:COUNT opens where the step time settles, which the test
@@ -441,7 +471,7 @@ class Driver:
         self.fail("%s: auto window of %r never opened" % (where, label))
         return {label: []}
 
-    def check_record(self, where, run, windows, ptrace):
+    def check_record(self, where, run, windows, ptrace, expected_steps=None):
         if run.auto:
             windows = dict(windows, **self.auto_window(where, run, ptrace))
             run.windows = windows
@@ -452,7 +482,9 @@ class Driver:
                                          run_windows(run, windows),
                                          profiler_present=not run.no_libcuda,
                                          steps=run.env.get("CAPTURE_WINDOW_STEPS", "all"),
-                                         open_at_exit=run.open_at_exit)
+                                         open_at_exit=run.open_at_exit,
+                                         expected_steps=expected_steps or
+                                         run.env.get("CAPTURE_WINDOW_STEPS", "all"))
         except check_trace.NotationError as e:
             problems = ["bad notation in the test: %s" % e]
         for p in problems:

@@ -3,23 +3,39 @@
  * capture-window runtime (libcapture_window).
  *
  * Front doors (the GCC plugin, the Clang plugin, the source rewriter) emit,
- * for every marked loop, one static descriptor and four calls:
+ * for every marked loop, one static descriptor, a test before each
+ * iteration that needs no call on most iterations, and four calls:
  *
- *   static struct cw_site_v1 site = { CW_ABI_VERSION, LINE, FILE, FUNC,
+ *   static struct cw_site_v2 site = { CW_ABI_VERSION, LINE, FILE, FUNC,
  *                                     LABEL, START, COUNT };   // rest zero
  *   {
- *     struct cw_loop_v1 *cw = cw_loop_enter_v1(&site);
+ *     struct cw_loop_v2 *cw = cw_loop_enter_v2(&site);
+ *     int on = 0;             // this iteration went through the runtime
  *     try {
  *       for (...) {
- *         if (cw) cw_iter_begin_v1(cw);
- *         try { BODY } finally { if (cw) cw_iter_end_v1(cw); }
+ *         if (cw) {
+ *           if (cw->next < cw->attention_at) cw->next++;   // nothing to do
+ *           else on = cw_iter_begin_v2(cw);
+ *         }
+ *         BODY                // its own `continue`s jump to the end test
+ *         if (on) { on = 0; cw_iter_end_v2(cw); }
  *       }
- *     } finally { if (cw) cw_loop_exit_v1(cw); }
+ *     } finally { if (cw) cw_loop_exit_v2(cw, on); }
  *   }
  *
- * cw_loop_enter_v1 returns NULL when the loop is inactive (CAPTURE_WINDOW=off,
+ * cw_loop_enter_v2 returns NULL when the loop is inactive (CAPTURE_WINDOW=off,
  * the loop not selected, the rank not selected, bad configuration), so the
  * per-iteration cost of an inactive loop is one test of a local and a branch.
+ * An active loop outside its window, with no NVTX tool attached, costs the
+ * inline test: a load, a compare, an increment, no call.
+ *
+ * The end of an iteration that went through cw_iter_begin_v2 (it returned
+ * nonzero) must reach the runtime on every path out of the body: on
+ * fall-through and `continue` through cw_iter_end_v2; on `break`, `return`,
+ * `goto` out of the loop and C++ exceptions either the same way (a cleanup
+ * per iteration: the Clang plugin, the rewriter; they pass 0 to exit) or by
+ * passing the flag to cw_loop_exit_v2, which ends that iteration first
+ * (the GCC plugin: one cleanup per loop).
  *
  * Versioning: the version is part of every symbol and of the descriptor. A
  * change of layout or meaning gets a new version and new symbol names, so an
@@ -34,7 +50,7 @@
 extern "C" {
 #endif
 
-#define CW_ABI_VERSION 1
+#define CW_ABI_VERSION 2
 
 #if defined(__GNUC__)
 #define CW_ABI_EXPORT __attribute__((visibility("default")))
@@ -44,7 +60,7 @@ extern "C" {
 
 /* One per marked loop, static, zero-initialized past the fields the
    compiler fills in. */
-struct cw_site_v1 {
+struct cw_site_v2 {
   unsigned int abi_version; /* CW_ABI_VERSION */
   unsigned int line;        /* line of the pragma */
   const char *file;         /* file of the pragma, as the compiler saw it */
@@ -55,13 +71,22 @@ struct cw_site_v1 {
   void *runtime[4];         /* owned by the runtime; must start zeroed */
 };
 
-/* Per-thread state of one marked loop; opaque to instrumented code. */
-struct cw_loop_v1;
+/* Per-thread state of one marked loop.  Instrumented code reads these two
+   fields and may add one to `next` when it is below `attention_at`; the
+   rest of the state is the runtime's. */
+struct cw_loop_v2 {
+  long long next;         /* index of the next iteration */
+  long long attention_at; /* iterations before this one need no call */
+};
 
-CW_ABI_EXPORT struct cw_loop_v1 *cw_loop_enter_v1(struct cw_site_v1 *site);
-CW_ABI_EXPORT void cw_iter_begin_v1(struct cw_loop_v1 *loop);
-CW_ABI_EXPORT void cw_iter_end_v1(struct cw_loop_v1 *loop);
-CW_ABI_EXPORT void cw_loop_exit_v1(struct cw_loop_v1 *loop);
+/* The loop's state for this thread, or NULL if the loop is inactive. */
+CW_ABI_EXPORT struct cw_loop_v2 *cw_loop_enter_v2(struct cw_site_v2 *site);
+/* Iteration `next` begins and needs the runtime; nonzero: end it later. */
+CW_ABI_EXPORT int cw_iter_begin_v2(struct cw_loop_v2 *loop);
+CW_ABI_EXPORT void cw_iter_end_v2(struct cw_loop_v2 *loop);
+/* The loop is left; iteration_open: an iteration whose begin returned
+   nonzero has not ended yet (left by break, return, goto or exception). */
+CW_ABI_EXPORT void cw_loop_exit_v2(struct cw_loop_v2 *loop, int iteration_open);
 
 #ifdef __cplusplus
 }
