@@ -9,12 +9,12 @@
 #   off       CAPTURE_WINDOW=off
 #   default   nothing set: each loop's pragma window, no NVTX tool
 #   tool      NVTX_INJECTION64_PATH=libcw_nvtx_null.so, a do-nothing tool
+#   window    the same tool, CAPTURE_WINDOW_STEPS=window: L#i ranges only
+#             inside windows, so the other iterations take the inline path
 # The configurations take turns P times (off, default, tool, off, ...); each
 # process runs R rounds of the six loops (loop_bench.c). Then, unless
 # --no-callgrind or valgrind is missing, each loop of each configuration
 # runs once under callgrind for its instructions per iteration.
-# CAPTURE_WINDOW_STEPS and the other newer variables are not configurations
-# of this benchmark yet.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,16 +42,18 @@ done
 in_config() {
   local config=$1; shift
   local -a env=(env -u CAPTURE_WINDOW -u CAPTURE_WINDOW_LOOPS -u CAPTURE_WINDOW_RANKS
-                -u CAPTURE_WINDOW_TRIGGER -u CAPTURE_WINDOW_VERBOSE -u NVTX_INJECTION64_PATH)
+                -u CAPTURE_WINDOW_TRIGGER -u CAPTURE_WINDOW_VERBOSE -u CAPTURE_WINDOW_STEPS
+                -u NVTX_INJECTION64_PATH)
   case $config in
     off) env+=(CAPTURE_WINDOW=off) ;;
     default) ;;
     tool) env+=(NVTX_INJECTION64_PATH="$tool") ;;
+    window) env+=(NVTX_INJECTION64_PATH="$tool" CAPTURE_WINDOW_STEPS=window) ;;
   esac
   "${env[@]}" "$@"
 }
 
-configs=(off default tool)
+configs=(off default tool window)
 {
   for ((p = 0; p < procs; p++)); do
     for config in "${configs[@]}"; do

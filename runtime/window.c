@@ -254,16 +254,16 @@ static inline void push_iteration(struct cw_loop *loop, long long i) {
   if (ranged) cw_nvtx_push_iteration(loop->site->label, i);
 }
 
-/* Called for the iterations the inline test sends here (head.next at or
-   after head.attention_at), which are all of them while a window is open
-   or a tool gets L#i ranges. Returns whether cw_iter_end_v2 must follow:
-   not when there was no memory to track the iteration (the body re-entered
-   its own loop that deep), which then runs silently. */
+/* Called for the iterations the inline test sends here (their index, now
+   head.next - 1, at or after head.attention_at), which are all of them
+   while a window is open or a tool gets L#i ranges. Returns whether
+   cw_iter_end_v2 must follow: not when there was no memory to track the
+   iteration (the body re-entered its own loop that deep), which then runs
+   silently. */
 int cw_iter_begin_v2(struct cw_loop_v2 *head) {
   struct cw_loop *loop = (struct cw_loop *)head;
-  long long i = head->next;
+  long long i = head->next - 1;
   if (i >= loop->decide_at) begin_slowly(loop, i);
-  head->next = i + 1;
   if (loop->depth == loop->capacity && !grow_running(loop)) return 0;
   push_iteration(loop, i);
   return 1;
@@ -286,6 +286,7 @@ void cw_iter_end_v2(struct cw_loop_v2 *head) {
 }
 
 void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
+  if (!head) return; /* an inactive loop */
   struct cw_loop *loop = (struct cw_loop *)head;
   if (iteration_open) cw_iter_end_v2(head);
   if (loop->last_begin_ns && loop->depth == 0) cw_time_step(loop, false);

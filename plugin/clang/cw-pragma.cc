@@ -52,9 +52,8 @@ std::string runtimeDeclarations() {
             guard is non-NULL only for one that went through the runtime. */
          "CW_CLANG_HELPER_ struct cw_loop_v2 *\n"
          "__cw_clang_iter_begin(struct cw_loop_v2 *__l)\n"
-         "{ if (!__l) return 0;\n"
-         "  if (__builtin_expect(__l->next < __l->attention_at, 1))\n"
-         "  { __l->next++; return 0; }\n"
+         "{ if (!__l || __builtin_expect(__l->next++ < __l->attention_at, 1))\n"
+         "    return 0;\n"
          "  return cw_iter_begin_v2(__l) ? __l : 0; }\n"
          "CW_CLANG_HELPER_ void __cw_clang_iter_end(struct cw_loop_v2 **__l)\n"
          "{ if (*__l) cw_iter_end_v2(*__l); }\n"

@@ -54,20 +54,17 @@
  *                                          "step", 30, 3 };
  *   {
  *     struct cw_loop_v2 *cw = cw_loop_enter_v2 (&cw_site.0);
- *     int on = 0;
+ *     int on = 0;                    // both volatile (cw-emit.cc)
  *     try {
  *       for (int step = 0; step < n; step++)
  *         {
- *           if (cw)
- *             {
- *               if (cw->next < cw->attention_at) cw->next = cw->next + 1;
- *               else on = cw_iter_begin_v2 (cw);
- *             }
+ *           if (cw && cw->next++ >= cw->attention_at)
+ *             on = cw_iter_begin_v2 (cw);
  *           train_step ();      // its `continue`s: goto continue_label
  *         continue_label:
  *           if (on) { on = 0; cw_iter_end_v2 (cw); }
  *         }
- *     } finally { if (cw) cw_loop_exit_v2 (cw, on); }
+ *     } finally { cw_loop_exit_v2 (cw, on); }
  *   }
  *
  * "try/finally" is GENERIC's TRY_FINALLY_EXPR, what __attribute__((cleanup))

@@ -253,22 +253,21 @@ is_nonzero (location_t loc, tree var)
 		     build_zero_cst (TREE_TYPE (var)));
 }
 
-/* if (cw) { if (cw->next < cw->attention_at) cw->next = cw->next + 1;
-	     else on = cw_iter_begin_v2 (cw); }
+/* if (cw && cw->next++ >= cw->attention_at) on = cw_iter_begin_v2 (cw);
    Outside windows, with no tool attached, an iteration is this test. */
 static tree
 begin_iteration (location_t loc, const loop_vars &v)
 {
   tree next = loop_field (loc, v.cw, "next");
-  tree quiet = build2_loc (loc, LT_EXPR, boolean_type_node, next,
-			   loop_field (loc, v.cw, "attention_at"));
-  tree count = build2_loc (loc, MODIFY_EXPR, TREE_TYPE (next), next,
-			   build2_loc (loc, PLUS_EXPR, TREE_TYPE (next), next,
-				       build_one_cst (TREE_TYPE (next))));
+  tree index = build2_loc (loc, POSTINCREMENT_EXPR, TREE_TYPE (next), next,
+			   build_one_cst (TREE_TYPE (next)));
+  tree due = build2_loc (loc, GE_EXPR, boolean_type_node, index,
+			 loop_field (loc, v.cw, "attention_at"));
+  tree test = build2_loc (loc, TRUTH_ANDIF_EXPR, boolean_type_node,
+			  is_nonzero (loc, v.cw), due);
   tree begin = build2_loc (loc, MODIFY_EXPR, integer_type_node, v.on,
 			   build_call_expr_loc (loc, begin_fn, 1, v.cw));
-  return if_then (loc, is_nonzero (loc, v.cw), if_then (loc, quiet, count,
-							 begin));
+  return if_then (loc, test, begin);
 }
 
 /* if (on) { on = 0; cw_iter_end_v2 (cw); } */
@@ -458,6 +457,13 @@ cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
   v.cw = artificial_local (loc, "__cw_loop", build_pointer_type (loop_type),
 			   fndecl);
   v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
+  /* Volatile: kept in the frame, each test a load.  Otherwise GCC's jump
+     threading copies the loop body once for each value it can tell the
+     tests' outcome from (cw NULL or not, on known 0 after the inline
+     test): the copies cost more compile time than the instrumentation
+     itself, and the loads cost next to nothing at run time. */
+  TREE_THIS_VOLATILE (v.cw) = TREE_SIDE_EFFECTS (v.cw) = 1;
+  TREE_THIS_VOLATILE (v.on) = TREE_SIDE_EFFECTS (v.on) = 1;
   DECL_CHAIN (v.cw) = v.on;
 
   wrap_loop_body (loc, loop, v, fndecl);
@@ -465,8 +471,9 @@ cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
   tree enter = build_call_expr_loc (loc, enter_fn, 1,
 				    build_fold_addr_expr (site));
   tree exit = build_call_expr_loc (loc, exit_fn, 2, v.cw, v.on);
-  tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node, *stmt_p,
-			if_then (loc, is_nonzero (loc, v.cw), exit));
+  /* Unconditional (the runtime takes NULL): one call, no test, on every
+     exit GCC copies the cleanup to. */
+  tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node, *stmt_p, exit);
   TREE_SIDE_EFFECTS (tf) = 1;
   tree list = alloc_stmt_list ();
   append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,

@@ -142,6 +142,23 @@ def check_program(opts, exe, tag):
                                                 "--capture-range-end=stop"])
     check_window(run, f"{tag} -c nvtx -p step", win)
 
+    # With CAPTURE_WINDOW_STEPS=window the iterations before the window get
+    # no range, so they take the emitted code's inline path (no runtime
+    # call): the window must still open at iteration 30 exactly.
+    steps_window = {"CAPTURE_WINDOW_STEPS": "window"}
+    run = Run(opts, f"{tag}-steps-window", exe, ["50"], ["-c", "nvtx", "-p", "step",
+                                                        "--capture-range-end=stop"],
+              steps_window)
+    check_window(run, f"{tag} CAPTURE_WINDOW_STEPS=window -c nvtx -p step", win)
+    run = Run(opts, f"{tag}-steps-window-whole", exe, ["50"], [], steps_window)
+    if run.reports:
+        db = run.database(run.reports[0])
+        check(f"{tag} CAPTURE_WINDOW_STEPS=window, whole run: all 50 kernels, ranges "
+              "of the window only", kernels(db) == list(range(1000, 1050)) and
+              ranges(db) == expected_ranges("step", win), f"{kernels(db)} {ranges(db)}")
+    else:
+        check(f"{tag} CAPTURE_WINDOW_STEPS=window, whole run: a report", False, run.log[-400:])
+
     run = Run(opts, f"{tag}-env45", exe, ["50"], ["-c", "cudaProfilerApi"],
               {"CAPTURE_WINDOW": "45:2"})
     check_window(run, f"{tag} CAPTURE_WINDOW=45:2", [45, 46])

@@ -13,21 +13,19 @@
  *     int on = 0;             // this iteration went through the runtime
  *     try {
  *       for (...) {
- *         if (cw) {
- *           if (cw->next < cw->attention_at) cw->next++;   // nothing to do
- *           else on = cw_iter_begin_v2(cw);
- *         }
+ *         if (cw && cw->next++ >= cw->attention_at)   // else: nothing to do
+ *           on = cw_iter_begin_v2(cw);
  *         BODY                // its own `continue`s jump to the end test
  *         if (on) { on = 0; cw_iter_end_v2(cw); }
  *       }
- *     } finally { if (cw) cw_loop_exit_v2(cw, on); }
+ *     } finally { cw_loop_exit_v2(cw, on); }
  *   }
  *
  * cw_loop_enter_v2 returns NULL when the loop is inactive (CAPTURE_WINDOW=off,
  * the loop not selected, the rank not selected, bad configuration), so the
  * per-iteration cost of an inactive loop is one test of a local and a branch.
  * An active loop outside its window, with no NVTX tool attached, costs the
- * inline test: a load, a compare, an increment, no call.
+ * inline test: a load, an increment, a compare, no call.
  *
  * The end of an iteration that went through cw_iter_begin_v2 (it returned
  * nonzero) must reach the runtime on every path out of the body: on
@@ -71,9 +69,10 @@ struct cw_site_v2 {
   void *runtime[4];         /* owned by the runtime; must start zeroed */
 };
 
-/* Per-thread state of one marked loop.  Instrumented code reads these two
-   fields and may add one to `next` when it is below `attention_at`; the
-   rest of the state is the runtime's. */
+/* Per-thread state of one marked loop.  Instrumented code adds one to
+   `next` as each iteration begins and calls cw_iter_begin_v2 when the
+   index it had (next - 1 after the addition) is at or after
+   `attention_at`; the rest of the state is the runtime's. */
 struct cw_loop_v2 {
   long long next;         /* index of the next iteration */
   long long attention_at; /* iterations before this one need no call */
@@ -81,11 +80,12 @@ struct cw_loop_v2 {
 
 /* The loop's state for this thread, or NULL if the loop is inactive. */
 CW_ABI_EXPORT struct cw_loop_v2 *cw_loop_enter_v2(struct cw_site_v2 *site);
-/* Iteration `next` begins and needs the runtime; nonzero: end it later. */
+/* Iteration next - 1 begins and needs the runtime; nonzero: end it later. */
 CW_ABI_EXPORT int cw_iter_begin_v2(struct cw_loop_v2 *loop);
 CW_ABI_EXPORT void cw_iter_end_v2(struct cw_loop_v2 *loop);
-/* The loop is left; iteration_open: an iteration whose begin returned
-   nonzero has not ended yet (left by break, return, goto or exception). */
+/* The loop is left (loop may be NULL: nothing to do); iteration_open: an
+   iteration whose begin returned nonzero has not ended yet (left by
+   break, return, goto or exception). */
 CW_ABI_EXPORT void cw_loop_exit_v2(struct cw_loop_v2 *loop, int iteration_open);
 
 #ifdef __cplusplus
