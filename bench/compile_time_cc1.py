@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""compile_time_cc1.py - compile_time.py's measurement on another machine.
+
+The plugin is built for one GCC release, and a quiet machine to time it on
+may have another GCC (the GPU host has GCC 13). So the compiler proper
+travels with the plugin: `prepare` copies this machine's cc1 and the
+libraries it loads, the preprocessed SQLite amalgamation (plain and with
+every loop marked, as compile_time.py makes them) and the plugins, xz-
+compressed, into one folder; `run` there compiles them with that cc1, the
+arguments `gcc -O2 -c` gives it, several compilations at a time, each
+pinned to its own core, in rounds that rotate the cores:
+
+  here:   bench/compile_time_cc1.py prepare --plugin build/plugin/gcc/capture_window.so \\
+              --out .device/ct
+  there:  python3 bench/compile_time_cc1.py run .device/ct --rounds 5
+
+More plugins to compare: --plugin NAME=PATH (repeatable; the first one is
+also timed on the unmarked source). Only cc1 runs (no assembler), so the
+numbers are the compiler's own time; ratios are to plain cc1 in the same
+round.
+"""
+import argparse
+import json
+import lzma
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import compile_time  # noqa: E402
+
+
+def cc1_arguments(gcc, workdir):
+    """cc1's arguments for `gcc -O2 -c FILE.i`, with FILE.i and the output
+    left as {source} and {output}."""
+    probe = workdir / "probe.i"
+    probe.write_text("int x;\n")
+    out = subprocess.run([gcc, "-O2", "-c", "-###", str(probe)], capture_output=True,
+                         text=True, cwd=workdir).stderr
+    line = next(l for l in out.splitlines() if "/cc1" in l.split()[0])
+    args = [a.strip('"') for a in line.split()][1:]
+    args = ["{source}" if a == str(probe) or a == "probe.i" else a for a in args]
+    i = args.index("-o")
+    args[i + 1] = "{output}"
+    # -dumpdir/-dumpbase name files only -save-temps writes.
+    return args
+
+
+def libraries(exe):
+    """The shared libraries exe loads, other than the C library's own."""
+    out = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
+    skip = re.compile(r"lib(c|m|dl|pthread|rt)\.so|ld-linux|linux-vdso")
+    return [m.group(1) for m in re.finditer(r"=> (\S+)", out) if not skip.search(m.group(1))]
+
+
+def compress(src, dst):
+    with open(src, "rb") as f, lzma.open(dst, "wb", preset=6) as g:
+        shutil.copyfileobj(f, g)
+
+
+def prepare(a):
+    out = pathlib.Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    source = compile_time.fetch_sqlite(a.cache)
+    marked, _ = compile_time.mark_all(source, a.cache)
+    gcc = a.gcc
+    cc1 = subprocess.run([gcc, "-print-prog-name=cc1"], capture_output=True,
+                         text=True).stdout.strip()
+    compress(cc1, out / "cc1.xz")
+    (out / "lib").mkdir(exist_ok=True)
+    for lib in libraries(cc1):
+        compress(lib, out / "lib" / (os.path.basename(lib) + ".xz"))
+    # Preprocessed from the cache folder, so that the line markers name the
+    # files by their bare names: the plugin reads the marked source's lines.
+    for name in ("sqlite3.c", "sqlite3_marked.c"):
+        text = subprocess.run([gcc, "-O2", "-E", name], cwd=a.cache, check=True,
+                              capture_output=True).stdout
+        pre = out / (name[:-2] + ".i")
+        pre.write_bytes(text)
+        compress(pre, str(pre) + ".xz")
+        pre.unlink()
+    compress(a.cache / "sqlite3_marked.c", out / "sqlite3_marked.c.xz")
+    plugins = {}
+    for k, spec in enumerate(a.plugin):
+        name, _, path = spec.rpartition("=")
+        name = name or ("plugin" if k == 0 else f"plugin{k}")
+        (out / "plugins" / name).mkdir(parents=True, exist_ok=True)
+        # The file name is what -fplugin-arg-NAME- and messages use.
+        shutil.copyfile(path, out / "plugins" / name / "capture_window.so")
+        plugins[name] = f"plugins/{name}/capture_window.so"
+    with tempfile.TemporaryDirectory() as tmp:
+        args = cc1_arguments(gcc, pathlib.Path(tmp))
+    (out / "setup.json").write_text(json.dumps({"cc1_args": args, "plugins": plugins},
+                                               indent=1))
+    print(f"prepared {out}: cc1 {cc1}, plugins {', '.join(plugins)}")
+
+
+def unpack(folder, work):
+    for xz in folder.rglob("*.xz"):
+        dst = work / xz.relative_to(folder).with_suffix("")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        with lzma.open(xz) as f, open(dst, "wb") as g:
+            shutil.copyfileobj(f, g)
+    os.chmod(work / "cc1", 0o755)
+    if (folder / "plugins").exists():
+        shutil.copytree(folder / "plugins", work / "plugins", dirs_exist_ok=True)
+
+
+def cpu_seconds(rusage):
+    return rusage.ru_utime + rusage.ru_stime
+
+
+def run(a):
+    folder = pathlib.Path(a.folder)
+    setup = json.loads((folder / "setup.json").read_text())
+    work = pathlib.Path(tempfile.mkdtemp(prefix="cw-cc1-"))
+    unpack(folder, work)
+    env = dict(os.environ, LD_LIBRARY_PATH=str(work / "lib"))
+    plugins = setup["plugins"]
+    first = next(iter(plugins))
+    variants = {"plain": ("sqlite3.i", None)}
+    variants["no pragma"] = ("sqlite3.i", plugins[first])
+    for name, path in plugins.items():
+        variants[f"marked, {name}"] = ("sqlite3_marked.i", path)
+    names = list(variants)
+    cores = sorted(os.sched_getaffinity(0))[: len(names)]
+    if len(cores) < len(names):
+        print(f"note: {len(names)} compilations share {len(cores)} cores", file=sys.stderr)
+
+    def command(name, k):
+        source, plugin = variants[name]
+        args = [a.replace("{source}", source).replace("{output}", f"out{k}.s")
+                for a in setup["cc1_args"]]
+        return [str(work / "cc1")] + args + ([f"-fplugin={work / plugin}"] if plugin else [])
+
+    cpu = {name: [] for name in names}
+    for r in range(a.rounds):
+        procs = {}
+        for k, name in enumerate(names):
+            core = cores[(k + r) % len(cores)]  # rotate: no variant keeps a core
+            procs[subprocess.Popen(command(name, k), cwd=work, env=env,
+                                   preexec_fn=lambda c=core: os.sched_setaffinity(0, {c})
+                                   ).pid] = name
+        while procs:
+            pid, status, rusage = os.wait4(-1, 0)
+            name = procs.pop(pid)
+            if status:
+                sys.exit(f"{name}: cc1 failed ({status})")
+            cpu[name].append(cpu_seconds(rusage))
+        print(f"round {r + 1}: " + ", ".join(f"{n} {cpu[n][-1]:.2f}" for n in names),
+              file=sys.stderr)
+    shutil.rmtree(work)
+    print(f"cc1 -O2 on sqlite3.c, {a.rounds} rounds, {len(names)} compilations at a time "
+          "on separate cores; CPU s (user+sys), ratio = median of per-round ratios to plain")
+    print("| variant | median CPU s | min | max | ratio to plain |")
+    print("|---|---:|---:|---:|---:|")
+    for name in names:
+        ratios = [c / p for c, p in zip(cpu[name], cpu["plain"])]
+        print(f"| {name} | {statistics.median(cpu[name]):.2f} | {min(cpu[name]):.2f} "
+              f"| {max(cpu[name]):.2f} | {statistics.median(ratios):.3f} |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--plugin", action="append", required=True, metavar="[NAME=]PATH")
+    p.add_argument("--out", required=True)
+    p.add_argument("--gcc", default="gcc")
+    p.add_argument("--cache", type=pathlib.Path,
+                   default=pathlib.Path.home() / ".cache" / "capture-window")
+    r = sub.add_parser("run")
+    r.add_argument("folder")
+    r.add_argument("--rounds", type=int, default=5)
+    a = ap.parse_args()
+    prepare(a) if a.cmd == "prepare" else run(a)
+
+
+if __name__ == "__main__":
+    main()
