@@ -253,6 +253,26 @@ is_nonzero (location_t loc, tree var)
 		     build_zero_cst (TREE_TYPE (var)));
 }
 
+/* __asm__ volatile ("" : "+r" (VAR)): no instruction, but from here on
+   the optimizers cannot tell VAR's value.  The instrumentation's tests
+   would otherwise invite GCC's jump threading to copy the loop body once
+   for each outcome it can predict (cw NULL or not; on still 0 after the
+   inline test): copies that cost more compile time than the
+   instrumentation itself.  Volatile, so that it is not hoisted out of
+   the loop. */
+static tree
+opaque (location_t loc, tree var)
+{
+  tree constraint = build_string (3, "+r");
+  tree outputs = build_tree_list (build_tree_list (NULL_TREE, constraint),
+				  var);
+  tree expr = build5_loc (loc, ASM_EXPR, void_type_node, build_string (1, ""),
+			  outputs, NULL_TREE, NULL_TREE, NULL_TREE);
+  ASM_VOLATILE_P (expr) = 1;
+  TREE_SIDE_EFFECTS (expr) = 1;
+  return expr;
+}
+
 /* if (cw && cw->next++ >= cw->attention_at) on = cw_iter_begin_v2 (cw);
    Outside windows, with no tool attached, an iteration is this test. */
 static tree
@@ -267,7 +287,11 @@ begin_iteration (location_t loc, const loop_vars &v)
 			  is_nonzero (loc, v.cw), due);
   tree begin = build2_loc (loc, MODIFY_EXPR, integer_type_node, v.on,
 			   build_call_expr_loc (loc, begin_fn, 1, v.cw));
-  return if_then (loc, test, begin);
+  tree list = alloc_stmt_list ();
+  append_to_statement_list_force (opaque (loc, v.cw), &list);
+  append_to_statement_list_force (if_then (loc, test, begin), &list);
+  append_to_statement_list_force (opaque (loc, v.on), &list);
+  return list;
 }
 
 /* if (on) { on = 0; cw_iter_end_v2 (cw); } */
@@ -457,13 +481,6 @@ cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
   v.cw = artificial_local (loc, "__cw_loop", build_pointer_type (loop_type),
 			   fndecl);
   v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
-  /* Volatile: kept in the frame, each test a load.  Otherwise GCC's jump
-     threading copies the loop body once for each value it can tell the
-     tests' outcome from (cw NULL or not, on known 0 after the inline
-     test): the copies cost more compile time than the instrumentation
-     itself, and the loads cost next to nothing at run time. */
-  TREE_THIS_VOLATILE (v.cw) = TREE_SIDE_EFFECTS (v.cw) = 1;
-  TREE_THIS_VOLATILE (v.on) = TREE_SIDE_EFFECTS (v.on) = 1;
   DECL_CHAIN (v.cw) = v.on;
 
   wrap_loop_body (loc, loop, v, fndecl);
