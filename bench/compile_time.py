@@ -61,8 +61,11 @@ def check_marked(gcc, plugin, marked):
     """Every pragma the preprocessor keeps must instrument one loop."""
     kept = subprocess.run([gcc, "-E", str(marked)], check=True, capture_output=True,
                           text=True, errors="replace").stdout.count("#pragma capture_window")
+    # No caret lines: GCC reads the source line of every note, slowly in a
+    # file this large.
     res = subprocess.run([gcc, "-O2", "-fsyntax-only", f"-fplugin={plugin}",
-                          "-fplugin-arg-capture_window-verbose", str(marked)],
+                          "-fplugin-arg-capture_window-verbose",
+                          "-fno-diagnostics-show-caret", str(marked)],
                          capture_output=True, text=True, errors="replace")
     if res.returncode != 0:
         sys.exit(f"marked copy does not compile:\n{res.stderr[-4000:]}")

@@ -54,7 +54,7 @@
  *                                          "step", 30, 3 };
  *   {
  *     struct cw_loop_v2 *cw = cw_loop_enter_v2 (&cw_site.0);
- *     int on = 0;                    // both volatile (cw-emit.cc)
+ *     int on = 0;                    // cw, on: opaque per iteration (cw-emit.cc)
  *     try {
  *       for (int step = 0; step < n; step++)
  *         {

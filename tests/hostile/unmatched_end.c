@@ -5,8 +5,9 @@
    decides what the skipped code leaves behind.
 
    Outcome: the runtime ignores such an end - no pop, no read before its
-   table of iterations in progress - at the cost of one more condition in
-   the test the end hook already makes for its rare cases. The iterations
+   table of iterations in progress (cw_iter_end_v2 runs only for the
+   iterations that went through the runtime, so the check costs the
+   inline path nothing). The iterations
    around it count and open their window as usual. (Through the GCC
    plugin, a goto into a marked body from outside the loop also skips the
    loop's entry, so the end runs with an undefined state: see

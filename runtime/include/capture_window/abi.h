@@ -23,7 +23,7 @@
  *
  * cw_loop_enter_v2 returns NULL when the loop is inactive (CAPTURE_WINDOW=off,
  * the loop not selected, the rank not selected, bad configuration), so the
- * per-iteration cost of an inactive loop is one test of a local and a branch.
+ * per-iteration cost of an inactive loop is two tests of locals (cw, on).
  * An active loop outside its window, with no NVTX tool attached, costs the
  * inline test: a load, an increment, a compare, no call.
  *
