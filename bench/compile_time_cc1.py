@@ -48,7 +48,6 @@ def cc1_arguments(gcc, workdir):
     args = ["{source}" if a == str(probe) or a == "probe.i" else a for a in args]
     i = args.index("-o")
     args[i + 1] = "{output}"
-    # -dumpdir/-dumpbase name files only -save-temps writes.
     return args
 
 

@@ -414,8 +414,9 @@ find_condition_break (tree body, tree_stmt_iterator *where)
   return false;
 }
 
-static tree *
-loop_body (tree loop)
+/* Where the body of LOOP (FOR_STMT, WHILE_STMT, DO_STMT, OMP_SIMD) is. */
+tree *
+cw_loop_body (tree loop)
 {
   switch (TREE_CODE (loop))
     {
@@ -433,7 +434,7 @@ loop_body (tree loop)
 static void
 wrap_loop_body (location_t loc, tree loop, const loop_vars &v, tree fndecl)
 {
-  tree *body = loop_body (loop);
+  tree *body = cw_loop_body (loop);
   tree cond = TREE_CODE (loop) == FOR_STMT ? FOR_COND (loop)
 	      : TREE_CODE (loop) == WHILE_STMT ? WHILE_COND (loop) : NULL_TREE;
   tree_stmt_iterator where;

@@ -34,6 +34,7 @@ tree cw_build_marker (location_t loc, unsigned id);
 int cw_marker_id (tree stmt);
 void cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p,
 			 tree fndecl);
+tree *cw_loop_body (tree loop);
 
 /* cw-loops.cc */
 void cw_instrument_function (tree fndecl);

@@ -423,10 +423,7 @@ body_is_enterable (tree loop, hash_map<tree, int> *gotos)
   scan.gotos = gotos;
   scan.switch_depth = 0;
   scan.enterable = false;
-  tree *body = TREE_CODE (loop) == FOR_STMT ? &FOR_BODY (loop)
-	       : TREE_CODE (loop) == WHILE_STMT ? &WHILE_BODY (loop)
-	       : &DO_BODY (loop);
-  walk_tree (body, scan_body_r, &scan, NULL);
+  walk_tree (cw_loop_body (loop), scan_body_r, &scan, NULL);
   for (unsigned k = 0; k < scan.labels.length () && !scan.enterable; k++)
     {
       int *all = gotos->get (scan.labels[k]);
