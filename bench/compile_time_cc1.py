@@ -18,6 +18,14 @@ More plugins to compare: --plugin NAME=PATH (repeatable; the first one is
 also timed on the unmarked source). Only cc1 runs (no assembler), so the
 numbers are the compiler's own time; ratios are to plain cc1 in the same
 round.
+
+Times vary by several percent between rounds; instruction counts do not:
+
+  python3 bench/compile_time_cc1.py instructions .device/ct [--until FUNCTION]
+
+runs the same cc1 under valgrind's callgrind, plain and with each plugin
+(about 35 min for the whole unit; --until sqlite3VdbeMemMove keeps the
+first 36% of its lines, 4 min, for comparing emissions).
 """
 import argparse
 import json
@@ -115,35 +123,49 @@ def cpu_seconds(rusage):
     return rusage.ru_utime + rusage.ru_stime
 
 
+class Bench:
+    """A prepared folder unpacked into a scratch folder, and its variants:
+    plain cc1, the first plugin on the unmarked unit, each plugin on the
+    marked one."""
+
+    def __init__(self, folder):
+        folder = pathlib.Path(folder)
+        self.setup = json.loads((folder / "setup.json").read_text())
+        self.work = pathlib.Path(tempfile.mkdtemp(prefix="cw-cc1-"))
+        unpack(folder, self.work)
+        self.env = dict(os.environ, LD_LIBRARY_PATH=str(self.work / "lib"))
+        plugins = self.setup["plugins"]
+        self.variants = {"plain": ("sqlite3.i", None),
+                         "no pragma": ("sqlite3.i", plugins[next(iter(plugins))])}
+        for name, path in plugins.items():
+            self.variants[f"marked, {name}"] = ("sqlite3_marked.i", path)
+
+    def command(self, name, k):
+        """cc1's command line for variant NAME, writing outK.s."""
+        source, plugin = self.variants[name]
+        args = [a.replace("{source}", source).replace("{output}", f"out{k}.s")
+                for a in self.setup["cc1_args"]]
+        return ([str(self.work / "cc1")] + args
+                + ([f"-fplugin={self.work / plugin}"] if plugin else []))
+
+    def close(self):
+        shutil.rmtree(self.work)
+
+
 def run(a):
-    folder = pathlib.Path(a.folder)
-    setup = json.loads((folder / "setup.json").read_text())
-    work = pathlib.Path(tempfile.mkdtemp(prefix="cw-cc1-"))
-    unpack(folder, work)
-    env = dict(os.environ, LD_LIBRARY_PATH=str(work / "lib"))
-    plugins = setup["plugins"]
-    first = next(iter(plugins))
-    variants = {"plain": ("sqlite3.i", None)}
-    variants["no pragma"] = ("sqlite3.i", plugins[first])
-    for name, path in plugins.items():
-        variants[f"marked, {name}"] = ("sqlite3_marked.i", path)
-    names = list(variants)
+    bench = Bench(a.folder)
+    work, env = bench.work, bench.env
+    names = list(bench.variants)
     cores = sorted(os.sched_getaffinity(0))[: len(names)]
     if len(cores) < len(names):
         print(f"note: {len(names)} compilations share {len(cores)} cores", file=sys.stderr)
-
-    def command(name, k):
-        source, plugin = variants[name]
-        args = [a.replace("{source}", source).replace("{output}", f"out{k}.s")
-                for a in setup["cc1_args"]]
-        return [str(work / "cc1")] + args + ([f"-fplugin={work / plugin}"] if plugin else [])
 
     cpu = {name: [] for name in names}
     for r in range(a.rounds):
         procs = {}
         for k, name in enumerate(names):
             core = cores[(k + r) % len(cores)]  # rotate: no variant keeps a core
-            procs[subprocess.Popen(command(name, k), cwd=work, env=env,
+            procs[subprocess.Popen(bench.command(name, k), cwd=work, env=env,
                                    preexec_fn=lambda c=core: os.sched_setaffinity(0, {c})
                                    ).pid] = name
         while procs:
@@ -154,7 +176,7 @@ def run(a):
             cpu[name].append(cpu_seconds(rusage))
         print(f"round {r + 1}: " + ", ".join(f"{n} {cpu[n][-1]:.2f}" for n in names),
               file=sys.stderr)
-    shutil.rmtree(work)
+    bench.close()
     print(f"cc1 -O2 on sqlite3.c, {a.rounds} rounds, {len(names)} compilations at a time "
           "on separate cores; CPU s (user+sys), ratio = median of per-round ratios to plain")
     print("| variant | median CPU s | min | max | ratio to plain |")
@@ -163,6 +185,61 @@ def run(a):
         ratios = [c / p for c, p in zip(cpu[name], cpu["plain"])]
         print(f"| {name} | {statistics.median(cpu[name]):.2f} | {min(cpu[name]):.2f} "
               f"| {max(cpu[name]):.2f} | {statistics.median(ratios):.3f} |")
+
+
+def truncate_before(path, function):
+    """Cut a preprocessed unit before the definition of FUNCTION (a line at
+    column 0 that names it and ends with `{`); what follows is dropped,
+    including definitions of functions declared above (cc1 -w: a static
+    function used but not defined is only a warning)."""
+    definition = re.compile(r"^\S.*\b" + re.escape(function) + r"\(.*\)\s*\{\s*$")
+    lines = path.read_text(errors="replace").splitlines(keepends=True)
+    cut = next((i for i, l in enumerate(lines) if definition.match(l)), None)
+    if cut is None:
+        sys.exit(f"{path.name}: no definition of {function}")
+    path.write_text("".join(lines[:cut]))
+
+
+def wait_instructions(procs, counts):
+    """Wait for the oldest callgrind run of PROCS; its count into COUNTS."""
+    proc = next(iter(procs))
+    err = proc.communicate()[1]
+    name = procs.pop(proc)
+    m = re.search(r"Collected : (\d+)", err)
+    if proc.returncode or not m:
+        sys.exit(f"{name}: cc1 under callgrind failed:\n{err[-2000:]}")
+    counts[name] = int(m.group(1))
+    print(f"{name}: {counts[name]:,} instructions", file=sys.stderr)
+
+
+def instructions(a):
+    """Instructions cc1 executes (valgrind --tool=callgrind) in each
+    variant: repeatable where times are not, but about 50x slower than a
+    compilation, hence --until."""
+    bench = Bench(a.folder)
+    if a.until:
+        for name in ("sqlite3.i", "sqlite3_marked.i"):
+            truncate_before(bench.work / name, a.until)
+    variants = list(bench.variants)
+    procs, counts = {}, {}
+    for k, name in enumerate(variants):
+        if len(procs) == a.jobs:
+            wait_instructions(procs, counts)
+        # -w: a unit cut by --until warns about every static function it
+        # declares but no longer defines.
+        cmd = (["valgrind", "--tool=callgrind", f"--callgrind-out-file=cg{k}.out"]
+               + bench.command(name, k) + ["-w"])
+        procs[subprocess.Popen(cmd, cwd=bench.work, env=bench.env, stderr=subprocess.PIPE,
+                               text=True)] = name
+    while procs:
+        wait_instructions(procs, counts)
+    bench.close()
+    part = f", the part before {a.until}" if a.until else ""
+    print(f"cc1 -O2 on sqlite3.c{part}: instructions (callgrind)")
+    print("| variant | instructions | ratio to plain |")
+    print("|---|---:|---:|")
+    for name in variants:
+        print(f"| {name} | {counts[name] / 1e9:.3f} G | {counts[name] / counts['plain']:.3f} |")
 
 
 def main():
@@ -177,8 +254,13 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("folder")
     r.add_argument("--rounds", type=int, default=5)
+    c = sub.add_parser("instructions")
+    c.add_argument("folder")
+    c.add_argument("--until", metavar="FUNCTION",
+                   help="compile only the unit's text before this function's definition")
+    c.add_argument("--jobs", type=int, default=os.cpu_count())
     a = ap.parse_args()
-    prepare(a) if a.cmd == "prepare" else run(a)
+    {"prepare": prepare, "run": run, "instructions": instructions}[a.cmd](a)
 
 
 if __name__ == "__main__":
