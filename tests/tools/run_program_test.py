@@ -256,6 +256,10 @@ class Driver:
             cmd.append("-c")
         cmd += ["-o", out, source] + ["-I" + d for d in a.include if d] + flags
         cmd += ["-fplugin=" + plugin] if plugin else ["-Wno-unknown-pragmas"]
+        if plugin and plugin == a.plugin and a.compiler_family == "gcc":
+            # GCC's own checks of the IR the plugin's late pass (cw-late.cc)
+            # rewrites: CFG, SSA, call graph, verified after every pass.
+            cmd.append("-fchecking=1")
         return cmd
 
     def rewrite(self, source, flags):
@@ -304,7 +308,7 @@ class Driver:
         if ext == ".cu":
             cmd = [a.nvcc, opt, "-o", out, source] + includes + flags
             if with_plugin and a.plugin:
-                cmd += ["-Xcompiler", "-fplugin=" + a.plugin]
+                cmd += ["-Xcompiler", "-fplugin=" + a.plugin, "-Xcompiler", "-fchecking=1"]
             else:
                 cmd += ["-Xcompiler", "-Wno-unknown-pragmas"]
             cmd += ["-Xcompiler", "-pthread", "-ldl"]
