@@ -71,9 +71,7 @@
  * lowers to: cw_loop_exit_v2 runs on break, return, goto out of the loop
  * and C++ exceptions, and ends the iteration in progress if it went
  * through the runtime.  One cleanup per loop rather than one per iteration
- * keeps the code GCC copies onto every exit small.  The two per-iteration
- * statements are emitted as markers that cw-late.cc expands into this code
- * after the tree optimizers.
+ * keeps the code GCC copies onto every exit small.
  *
  * How: the pragma handler (PLUGIN_PRAGMAS) parses the arguments with the
  * shared grammar and appends a marker statement `(void) ID` to the
@@ -370,6 +368,5 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_START_UNIT, start_unit, NULL);
   register_callback (info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize,
 		     NULL);
-  cw_register_late_pass (info->base_name);
   return 0;
 }

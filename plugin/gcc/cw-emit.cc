@@ -273,33 +273,11 @@ opaque (location_t loc, tree var)
   return expr;
 }
 
-tree
-cw_begin_fn (void)
-{
-  return begin_fn;
-}
-
-tree
-cw_end_fn (void)
-{
-  return end_fn;
-}
-
 /* if (cw && cw->next++ >= cw->attention_at) on = cw_iter_begin_v2 (cw);
-   Outside windows, with no tool attached, an iteration is this test.
-   Usually emitted as a marker that cw-late.cc expands after the tree
-   optimizers. */
+   Outside windows, with no tool attached, an iteration is this test. */
 static tree
 begin_iteration (location_t loc, const loop_vars &v)
 {
-  tree list = alloc_stmt_list ();
-  append_to_statement_list_force (opaque (loc, v.cw), &list);
-  if (cw_late_expansion ())
-    {
-      append_to_statement_list_force (cw_begin_marker (loc, v.cw, v.on),
-				      &list);
-      return list;
-    }
   tree next = loop_field (loc, v.cw, "next");
   tree index = build2_loc (loc, POSTINCREMENT_EXPR, TREE_TYPE (next), next,
 			   build_one_cst (TREE_TYPE (next)));
@@ -309,24 +287,18 @@ begin_iteration (location_t loc, const loop_vars &v)
 			  is_nonzero (loc, v.cw), due);
   tree begin = build2_loc (loc, MODIFY_EXPR, integer_type_node, v.on,
 			   build_call_expr_loc (loc, begin_fn, 1, v.cw));
+  tree list = alloc_stmt_list ();
+  append_to_statement_list_force (opaque (loc, v.cw), &list);
   append_to_statement_list_force (if_then (loc, test, begin), &list);
   append_to_statement_list_force (opaque (loc, v.on), &list);
   return list;
 }
 
-/* if (on) { on = 0; cw_iter_end_v2 (cw); }, or its marker and on = 0. */
+/* if (on) { on = 0; cw_iter_end_v2 (cw); } */
 static tree
 end_iteration (location_t loc, const loop_vars &v)
 {
   tree list = alloc_stmt_list ();
-  if (cw_late_expansion ())
-    {
-      append_to_statement_list_force (cw_end_marker (loc, v.cw, v.on), &list);
-      append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
-						  integer_type_node, v.on,
-						  integer_zero_node), &list);
-      return list;
-    }
   append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
 					      integer_type_node, v.on,
 					      integer_zero_node), &list);

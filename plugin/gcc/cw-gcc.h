@@ -5,7 +5,6 @@
  *   cw-loops.cc        finds each pragma's loop in a function body
  *   cw-emit.cc         runtime declarations, markers, descriptors, wrapping
  *   cw-source.cc       source lines, read once per file
- *   cw-late.cc         per-iteration markers, expanded after the tree passes
  */
 #ifndef CW_GCC_H
 #define CW_GCC_H
@@ -36,14 +35,6 @@ int cw_marker_id (tree stmt);
 void cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p,
 			 tree fndecl);
 tree *cw_loop_body (tree loop);
-tree cw_begin_fn (void);
-tree cw_end_fn (void);
-
-/* cw-late.cc */
-bool cw_late_expansion (void);
-tree cw_begin_marker (location_t loc, tree cw, tree on);
-tree cw_end_marker (location_t loc, tree cw, tree on);
-void cw_register_late_pass (const char *plugin_name);
 
 /* cw-loops.cc */
 void cw_instrument_function (tree fndecl);

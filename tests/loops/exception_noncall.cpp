@@ -1,7 +1,6 @@
-// exception.cpp built with -fnon-call-exceptions, where any load may throw:
-// the plugin then emits the per-iteration code itself rather than the
-// markers its late pass expands (that pass adds no exception edges). An
-// exception thrown in the window still ends the iteration and the window.
+// exception.cpp built with -fnon-call-exceptions, where any load may throw
+// (the inline test's loads included): an exception thrown in the window
+// still ends the iteration and the window.
 // cw-flags: -fnon-call-exceptions
 // cw-skip: clang the flag is GCC's
 // cw-windows: step=2:3

@@ -1,6 +1,6 @@
-/* -flto: GCC writes the function bodies out before the plugin's late pass
-   (cw-late.cc) would expand its markers, so the plugin emits the expanded
-   code itself; the loop behaves as without -flto. */
+/* -flto: the instrumented loop travels as LTO bytecode and is optimized
+   again in lto1, where the plugin is not active; it behaves as without
+   -flto (continue and break inside the window included). */
 // cw-flags: -flto
 // cw-skip: clang clang's -flto needs the LLVM gold plugin or lld
 // cw-run:

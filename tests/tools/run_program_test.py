@@ -257,8 +257,8 @@ class Driver:
         cmd += ["-o", out, source] + ["-I" + d for d in a.include if d] + flags
         cmd += ["-fplugin=" + plugin] if plugin else ["-Wno-unknown-pragmas"]
         if plugin and plugin == a.plugin and a.compiler_family == "gcc":
-            # GCC's own checks of the IR the plugin's late pass (cw-late.cc)
-            # rewrites: CFG, SSA, call graph, verified after every pass.
+            # GCC's own checks of the IR the plugin's trees become: CFG,
+            # SSA, call graph, verified after every pass.
             cmd.append("-fchecking=1")
         return cmd
 

@@ -33,9 +33,7 @@
  * `goto` out of the loop and C++ exceptions either the same way (a cleanup
  * per iteration: the Clang plugin, the rewriter; they pass 0 to exit) or by
  * passing the flag to cw_loop_exit_v2, which ends that iteration first
- * (the GCC plugin: one cleanup per loop; it also emits the per-iteration
- * code as markers that it expands after GCC's tree optimizers, into the
- * same code).
+ * (the GCC plugin: one cleanup per loop).
  *
  * Versioning: the version is part of every symbol and of the descriptor. A
  * change of layout or meaning gets a new version and new symbol names, so an
