@@ -2,7 +2,10 @@
 # run.sh - per-iteration cost of a marked loop in every configuration of
 # contract section 5, as a table (bench/report.py).
 #
-#   bench/run.sh [--build DIR] [--procs P] [--rounds R] [--no-callgrind]
+#   bench/run.sh [--build DIR] [--bench NAME] [--procs P] [--rounds R] [--no-callgrind]
+#
+# NAME: cw_loop_bench (default: the GCC plugin's emission for this target)
+# or cw_loop_bench_portable (-fplugin-arg-capture_window-portable).
 #
 # Configurations, each its own process (the runtime reads the environment
 # once):
@@ -19,20 +22,22 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 build=$here/../build
+bench_name=cw_loop_bench
 procs=3
 rounds=21
 callgrind=1
 while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
+    --bench) bench_name=$2; shift 2 ;;
     --procs) procs=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --no-callgrind) callgrind=0; shift ;;
-    *) echo "usage: $0 [--build DIR] [--procs P] [--rounds R] [--no-callgrind]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--build DIR] [--bench NAME] [--procs P] [--rounds R] [--no-callgrind]" >&2; exit 2 ;;
   esac
 done
 
-bench=$build/bench/cw_loop_bench
+bench=$build/bench/$bench_name
 tool=$build/bench/libcw_nvtx_null.so
 for f in "$bench" "$tool"; do
   [[ -e $f ]] || { echo "run.sh: $f missing: cmake --build $build" >&2; exit 1; }

@@ -22,6 +22,7 @@
  * the call's.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -32,6 +33,14 @@
 #include "loop.h"
 
 #define CW_COLD __attribute__((noinline, cold))
+
+#if defined(__x86_64__) && defined(__ELF__) && defined(__LP64__)
+/* entry_x86_64.S is reached only from asm statements, which neither a
+   static link nor LTO sees: this reference brings it along with the
+   runtime's entry points. */
+extern char cw_iter_begin_v2_x86_64_sse[];
+__attribute__((used)) static void *const keep_x86_64_doors = cw_iter_begin_v2_x86_64_sse;
+#endif
 
 enum { SITE_UNKNOWN = 0, SITE_INACTIVE = 1, SITE_ACTIVE = 2 };
 
@@ -195,15 +204,29 @@ static CW_COLD struct cw_loop *new_thread_loop(struct cw_site_v2 *site, size_t i
   return thread->loops[id];
 }
 
+/* The hooks run between the program's own statements, which must see
+   errno as they left it: the slow paths (reading the environment, loading
+   NVTX and CUDA, allocating) restore it. */
+static CW_COLD struct cw_loop *enter_slowly(struct cw_site_v2 *site, uintptr_t state) {
+  int saved_errno = errno;
+  struct cw_loop *loop = NULL;
+  if (state == SITE_UNKNOWN) state = activate_site(site);
+  if (state == SITE_ACTIVE) loop = new_thread_loop(site, (size_t)(uintptr_t)site->runtime[1]);
+  errno = saved_errno;
+  return loop;
+}
+
 struct cw_loop_v2 *cw_loop_enter_v2(struct cw_site_v2 *site) {
   uintptr_t state = (uintptr_t)__atomic_load_n(&site->runtime[0], __ATOMIC_ACQUIRE);
-  if (__builtin_expect(state == SITE_UNKNOWN, 0)) state = activate_site(site);
-  if (state != SITE_ACTIVE) return NULL;
-  size_t id = (size_t)(uintptr_t)site->runtime[1];
-  struct cw_thread *thread = this_thread;
-  struct cw_loop *loop = __builtin_expect(thread && id < thread->capacity && thread->loops[id], 1)
-                            ? thread->loops[id]
-                            : new_thread_loop(site, id);
+  if (state == SITE_INACTIVE) return NULL;
+  struct cw_loop *loop = NULL;
+  if (__builtin_expect(state == SITE_ACTIVE, 1)) {
+    /* runtime[1], the site's id, is written before the state says active. */
+    size_t id = (size_t)(uintptr_t)site->runtime[1];
+    struct cw_thread *thread = this_thread;
+    if (__builtin_expect(thread && id < thread->capacity, 1)) loop = thread->loops[id];
+  }
+  if (__builtin_expect(!loop, 0)) loop = enter_slowly(site, state);
   return loop ? &loop->head : NULL;
 }
 
@@ -261,15 +284,20 @@ static inline void push_iteration(struct cw_loop *loop, long long i) {
    iteration (the body re-entered its own loop that deep), which then runs
    silently. */
 int cw_iter_begin_v2(struct cw_loop_v2 *head) {
+  int saved_errno = errno;
   struct cw_loop *loop = (struct cw_loop *)head;
   long long i = head->next - 1;
+  int tracked = 0;
   if (i >= loop->decide_at) begin_slowly(loop, i);
-  if (loop->depth == loop->capacity && !grow_running(loop)) return 0;
-  push_iteration(loop, i);
-  return 1;
+  if (loop->depth < loop->capacity || grow_running(loop)) {
+    push_iteration(loop, i);
+    tracked = 1;
+  }
+  errno = saved_errno;
+  return tracked;
 }
 
-void cw_iter_end_v2(struct cw_loop_v2 *head) {
+static void end_iteration(struct cw_loop_v2 *head) {
   struct cw_loop *loop = (struct cw_loop *)head;
   if (loop->depth == 0) return; /* an end without its begin: ignored */
   long long entry = loop->running[--loop->depth];
@@ -285,11 +313,19 @@ void cw_iter_end_v2(struct cw_loop_v2 *head) {
   }
 }
 
+void cw_iter_end_v2(struct cw_loop_v2 *head) {
+  int saved_errno = errno;
+  end_iteration(head);
+  errno = saved_errno;
+}
+
 void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
   if (!head) return; /* an inactive loop */
+  int saved_errno = errno;
   struct cw_loop *loop = (struct cw_loop *)head;
-  if (iteration_open) cw_iter_end_v2(head);
+  if (iteration_open) end_iteration(head);
   if (loop->last_begin_ns && loop->depth == 0) cw_time_step(loop, false);
   if (loop->window_open && loop->depth == loop->window_depth)
     close_window(loop, head->next - 1, " early, loop left");
+  errno = saved_errno;
 }

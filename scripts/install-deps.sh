@@ -2,9 +2,9 @@
 # Installs the Debian packages the build needs, only those that are missing.
 set -euo pipefail
 # libclang-rt-14-dev: the sanitizer and libFuzzer runtimes (tests/fuzz, tests/sanitize);
-# shellcheck: tests/cli.
+# shellcheck: tests/cli; gdb: tests/doors.
 packages=(gcc-12-plugin-dev libclang-14-dev clang-14 libclang-rt-14-dev cmake ninja-build
-          pkg-config python3 shellcheck)
+          pkg-config python3 shellcheck gdb)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -131,6 +131,8 @@ protected:
         Verbose = true;
         continue;
       }
+      if (Arg == "portable") // what this plugin always emits
+        continue;
       size_t Eq = Arg.find('=');
       std::string Key = Arg.substr(0, Eq);
       std::string Value = Eq == std::string::npos ? "" : Arg.substr(Eq + 1);

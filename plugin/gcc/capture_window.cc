@@ -10,6 +10,10 @@
  * Options (-fplugin-arg-capture_window-NAME, after -fplugin=):
  *   verbose   a note for every instrumented loop: file:line of the pragma,
  *             enclosing function, label and window.
+ *   portable  emit each iteration's test and calls as C statements (what
+ *             targets other than x86-64 get) instead of one asm statement
+ *             per test reaching the runtime through runtime/entry_x86_64.S,
+ *             which GCC compiles faster (docs/performance.md).
  *   all-loops[=START:COUNT]
  *             instrument every loop of the unit (for, while, do, range-for;
  *             also those of inline functions and templates from headers) as
@@ -95,10 +99,12 @@ static struct plugin_info cw_plugin_info = {
   "0.1",
   "Instrument loops marked with #pragma capture_window(START, COUNT "
   "[, \"LABEL\"]).\nArguments: -fplugin-arg-capture_window-verbose, "
+  "-fplugin-arg-capture_window-portable, "
   "-fplugin-arg-capture_window-all-loops[=START:COUNT]"
 };
 
 bool cw_verbose;
+bool cw_portable;
 bool cw_all_loops;
 struct cw_pragma cw_all_loops_window;
 static vec<cw_pending> pending;
@@ -309,7 +315,7 @@ pre_genericize (void *gcc_data, void *)
     cw_instrument_function (fndecl);
 }
 
-/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, all-loops. */
+/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, portable, all-loops. */
 static bool
 parse_plugin_arguments (const struct plugin_name_args *info)
 {
@@ -321,6 +327,11 @@ parse_plugin_arguments (const struct plugin_name_args *info)
       if (strcmp (arg->key, "verbose") == 0 && !arg->value)
 	{
 	  cw_verbose = true;
+	  continue;
+	}
+      if (strcmp (arg->key, "portable") == 0 && !arg->value)
+	{
+	  cw_portable = true;
 	  continue;
 	}
       if (strcmp (arg->key, "all-loops") == 0)

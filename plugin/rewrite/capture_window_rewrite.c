@@ -93,6 +93,8 @@ static int plugin_arguments(struct rw_unit *u, char **flags, int nflags)
       u->verbose = 1;
       continue;
     }
+    if (!strcmp(arg, "portable")) /* what the rewriter always emits */
+      continue;
     eq = strchr(arg, '=');
     snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),
              arg);

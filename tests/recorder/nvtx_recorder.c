@@ -190,6 +190,67 @@ static void describe_message(char *out, const nvtxEventAttributes_t *attr)
 
 static __thread int push_depth;
 
+/* ---- scratch registers ------------------------------------------------ */
+
+/* A tool may use every register the calling convention lets a callee
+   clobber, and this one does, on every push and pop: instrumented code
+   that kept a value there across the runtime (the GCC plugin's x86-64
+   doors, runtime/entry_x86_64.S, must save them all) fails its test. */
+#if defined(__x86_64__)
+#define CW_SCRAMBLE_GPRS \
+  "movq $-1, %%rax\n\tmovq $-1, %%rcx\n\tmovq $-1, %%rdx\n\tmovq $-1, %%rsi\n\t" \
+  "movq $-1, %%rdi\n\tmovq $-1, %%r8\n\tmovq $-1, %%r9\n\tmovq $-1, %%r10\n\t" \
+  "movq $-1, %%r11\n\t"
+#define CW_GPRS "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "cc"
+#define CW_XMM0_15 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
+  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
+__attribute__((target("avx512f"))) static void scramble_avx512(void)
+{
+  __asm__ volatile(
+      CW_SCRAMBLE_GPRS
+      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"
+      "vpternlogd $0xff, %%zmm\\r, %%zmm\\r, %%zmm\\r\n\t"
+      ".endr\n\t"
+      "kxnorw %%k0, %%k0, %%k1\n\tkxnorw %%k0, %%k0, %%k2\n\tkxnorw %%k0, %%k0, %%k7"
+      ::: CW_GPRS, CW_XMM0_15, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
+        "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",
+        "xmm30", "xmm31", "k1", "k2", "k7");
+}
+
+__attribute__((target("avx"))) static void scramble_avx(void)
+{
+  __asm__ volatile(
+      CW_SCRAMBLE_GPRS
+      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t"
+      "vcmptrueps %%ymm\\r, %%ymm\\r, %%ymm\\r\n\t"
+      ".endr"
+      ::: CW_GPRS, CW_XMM0_15);
+}
+
+static void scramble_sse(void)
+{
+  __asm__ volatile(
+      CW_SCRAMBLE_GPRS
+      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t"
+      "pcmpeqd %%xmm\\r, %%xmm\\r\n\t"
+      ".endr"
+      ::: CW_GPRS, CW_XMM0_15);
+}
+
+static void scramble_scratch_registers(void)
+{
+  if (__builtin_cpu_supports("avx512f"))
+    scramble_avx512();
+  else if (__builtin_cpu_supports("avx"))
+    scramble_avx();
+  else
+    scramble_sse();
+}
+#else
+static void scramble_scratch_registers(void) {}
+#endif
+
 /* ---- the callbacks ---------------------------------------------------- */
 
 static void record_event(const char *verb, nvtxDomainHandle_t domain,
@@ -218,6 +279,7 @@ static void record_wide(const char *verb, const wchar_t *message)
 static int record_push(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *attr)
 {
   record_event("push", domain, attr);
+  scramble_scratch_registers();
   return push_depth++;
 }
 
@@ -226,6 +288,7 @@ static int record_pop(nvtxDomainHandle_t domain)
   char where[256];
   domain_suffix(where, sizeof where, domain);
   cw_record_line("pop%s", where);
+  scramble_scratch_registers();
   if (push_depth == 0)
     return -1;
   return --push_depth;
@@ -259,7 +322,7 @@ static void NVTX_API cb_MarkEx(const nvtxEventAttributes_t *a) { record_event("m
 static void NVTX_API cb_MarkA(const char *m) { record_ascii("mark", m); }
 static void NVTX_API cb_MarkW(const wchar_t *m) { record_wide("mark", m); }
 static int NVTX_API cb_RangePushEx(const nvtxEventAttributes_t *a) { return record_push(NULL, a); }
-static int NVTX_API cb_RangePushA(const char *m) { record_ascii("push", m); return push_depth++; }
+static int NVTX_API cb_RangePushA(const char *m) { record_ascii("push", m); scramble_scratch_registers(); return push_depth++; }
 static int NVTX_API cb_RangePushW(const wchar_t *m) { record_wide("push", m); return push_depth++; }
 static int NVTX_API cb_RangePop(void) { return record_pop(NULL); }
 static nvtxRangeId_t NVTX_API cb_RangeStartEx(const nvtxEventAttributes_t *a) { return record_range_start(NULL, a); }

@@ -33,6 +33,9 @@ run it and what each run must emit (notation: see check_trace.py):
     //                                       when the program has them; the
     //                                       program gets its path as the
     //                                       string macro CW_TEST_LIBRARY
+    // cw-plugin-args: NAME ...              (file) -fplugin-arg-capture_window-NAME
+    //                                       for the instrumented build (the
+    //                                       rewriter takes them too)
     // cw-skip: FAMILY REASON                (file) not built by that front
     //                                       door (exit 77: CTest's skip)
 
@@ -149,6 +152,7 @@ class Run:
 
 def parse_source(path, family=None):
     runs, windows, flags, exit_status, link, library = [], {}, [], 0, "shared", None
+    plugin_args = []
     pragma_windows = {}
     with open(path) as f:
         lines = f.read().splitlines()
@@ -180,6 +184,8 @@ def parse_source(path, family=None):
                 windows.update(check_trace.parse_windows([spec]))
         elif kind == "flags":
             flags += shlex.split(arg)
+        elif kind == "plugin-args":
+            plugin_args += ["-fplugin-arg-capture_window-" + w for w in arg.split()]
         elif kind == "exit":
             exit_status = int(arg)
         elif kind == "skip":
@@ -203,7 +209,7 @@ def parse_source(path, family=None):
             windows[label] = sorted(ws)
     if not runs:
         raise SystemExit("%s: no cw-run line" % path)
-    return runs, windows, flags, exit_status, link, library
+    return runs, windows, flags, exit_status, link, library, plugin_args
 
 
 def run_windows(run, windows):
@@ -237,6 +243,7 @@ class Driver:
         self.a = a
         self.failures = []
         self.link = "shared"
+        self.plugin_args = []
         self.work = a.work_dir
         os.makedirs(self.work, exist_ok=True)
 
@@ -255,7 +262,7 @@ class Driver:
         if out.endswith(".o"):
             cmd.append("-c")
         cmd += ["-o", out, source] + ["-I" + d for d in a.include if d] + flags
-        cmd += ["-fplugin=" + plugin] if plugin else ["-Wno-unknown-pragmas"]
+        cmd += ["-fplugin=" + plugin] + self.plugin_args if plugin else ["-Wno-unknown-pragmas"]
         if plugin and plugin == a.plugin and a.compiler_family == "gcc":
             # GCC's own checks of the IR the plugin's trees become: CFG,
             # SSA, call graph, verified after every pass.
@@ -289,7 +296,7 @@ class Driver:
         if not os.path.exists(out):
             for src, dst, extra in jobs:
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
-                cmd = [a.rewriter, "-o", dst, src, "--"] + extra
+                cmd = [a.rewriter, "-o", dst, src, "--"] + extra + self.plugin_args
                 cmd += ["-I" + d for d in a.include if d] + flags + ([std] if std else [])
                 if not self.run_compiler("rewrite", cmd, True):
                     return None, flags
@@ -309,6 +316,8 @@ class Driver:
             cmd = [a.nvcc, opt, "-o", out, source] + includes + flags
             if with_plugin and a.plugin:
                 cmd += ["-Xcompiler", "-fplugin=" + a.plugin, "-Xcompiler", "-fchecking=1"]
+                for arg in self.plugin_args:
+                    cmd += ["-Xcompiler", arg]
             else:
                 cmd += ["-Xcompiler", "-Wno-unknown-pragmas"]
             cmd += ["-Xcompiler", "-pthread", "-ldl"]
@@ -536,7 +545,7 @@ class Driver:
 
     def main(self):
         a = self.a
-        runs, windows, flags, exit_status, self.link, library = parse_source(
+        runs, windows, flags, exit_status, self.link, library, self.plugin_args = parse_source(
             a.source, a.compiler_family)
         base = os.path.splitext(os.path.basename(a.source))[0]
         if a.prebuilt:

@@ -35,6 +35,15 @@
  * passing the flag to cw_loop_exit_v2, which ends that iteration first
  * (the GCC plugin: one cleanup per loop).
  *
+ * On x86-64 the GCC plugin emits each of the two per-iteration tests as one
+ * asm statement (docs/pragma.md), which reaches cw_iter_begin_v2 and
+ * cw_iter_end_v2 through the doors cw_iter_{begin,end}_v2_x86_64_{sse,avx,
+ * avx512} (runtime/entry_x86_64.S): entered by a jump, the loop in %rax and
+ * the address to resume at in %r11; they return cw_iter_begin_v2's result
+ * in %eax and keep every other register but %r11, the flags, the x87/MMX
+ * registers and the AVX-512 masks, saving the vector registers of their
+ * instruction set.
+ *
  * Versioning: the version is part of every symbol and of the descriptor. A
  * change of layout or meaning gets a new version and new symbol names, so an
  * object built for another version fails to link instead of misbehaving.
