@@ -14,6 +14,9 @@
 #                      gcc/g++ (.cu: nvcc) with no plugin, when the rewriter
 #                      is built
 #
+# CW_PROGRAM_TEST_ONLY, when set, names the families to build with (e.g.
+# gcc), for tests of one front door's own choices.
+#
 # With CW_SANITIZE set (the sanitize sub-builds, tests/sanitize), the
 # programs are built with -fsanitize=${CW_SANITIZE} too, like the runtime.
 #
@@ -93,6 +96,11 @@ endfunction()
 
 function(cw_add_program_tests suite)
   cw_program_test_families(families)
+  if(CW_PROGRAM_TEST_ONLY) # a list of families: only those
+    set(only ${families})
+    list(FILTER only INCLUDE REGEX "^(${CW_PROGRAM_TEST_ONLY})$")
+    set(families ${only})
+  endif()
   if(NOT families)
     message(STATUS "capture_window tests: no plugin target, ${suite} tests skipped")
     return()
