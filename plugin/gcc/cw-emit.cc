@@ -51,6 +51,11 @@ build_abi_record (const char *name, const abi_field *fields, unsigned n,
     }
   finish_builtin_struct (type, name, chain, NULL_TREE);
 
+  /* abi.h's offsets, as the plugin was compiled, are the target's only
+     when its pointers are the plugin's own: -m32 and -mx32 lay the record
+     out their own way, for a runtime built the same way. */
+  if (TYPE_PRECISION (ptr_type_node) != sizeof (void *) * CHAR_BIT)
+    return type;
   unsigned i = 0;
   for (tree f = TYPE_FIELDS (type); f; f = DECL_CHAIN (f), i++)
     gcc_assert (i < n && tree_to_uhwi (byte_position (f))
@@ -322,10 +327,12 @@ end_iteration_calls (location_t loc, const loop_vars &v)
    MMX, AVX-512 masks); the door saves the rest. */
 
 /* The door set for FNDECL's instruction set, or NULL: not x86-64 LP64 with
-   AT&T syntax and a code model that reaches the GOT, or a function with an
+   AT&T syntax and a code model that reaches the GOT; a function with an
    instruction set of its own (target, target_clones: the door must save
-   what the function's code may use), or -fplugin-arg-capture_window-
-   portable. */
+   what the function's code may use), or one whose code is generated later
+   under flags this unit does not know (-flto, offloading); indirect
+   branches through thunks (-mindirect-branch), which the asm's jump would
+   bypass; or -fplugin-arg-capture_window-portable. */
 static const char *
 x86_64_doors (tree fndecl)
 {
@@ -335,6 +342,9 @@ x86_64_doors (tree fndecl)
   if (cw_portable || !TARGET_LP64_P (isa) || ix86_asm_dialect != ASM_ATT
       || (ix86_cmodel != CM_SMALL && ix86_cmodel != CM_SMALL_PIC
 	  && ix86_cmodel != CM_MEDIUM && ix86_cmodel != CM_MEDIUM_PIC)
+      || (ix86_indirect_branch != indirect_branch_keep
+	  && ix86_indirect_branch != indirect_branch_unset)
+      || flag_generate_lto || flag_generate_offload
       || DECL_FUNCTION_SPECIFIC_TARGET (fndecl)
       || lookup_attribute ("target_clones", DECL_ATTRIBUTES (fndecl)))
     return NULL;

@@ -9,6 +9,8 @@ registers: builds SOURCE with the plugin (and --plugin-arg) and without,
   which overwrites every scratch register on each push and pop, and
   requires the same stdout, an empty stderr and an `L#i` range for each
   of the --iterations iterations (each one went through a door).
+assembly: compiles SOURCE to assembly only (-S, for targets without a C
+  library here) and checks the doors it names, as above.
 backtrace: stops gdb in cw_iter_begin_v2 and requires the backtrace
   cw_iter_begin_v2, its door, --function, main: the door's CFI lets
   debuggers and sampling profilers unwind into the instrumented code.
@@ -42,6 +44,16 @@ def build(a, out, plugin):
 def linked_doors(exe):
     undefined = run(["nm", "-u", exe]).stdout
     return sorted(set(re.findall(r"\b(cw_iter_(?:begin|end)_v2\w*)", undefined)))
+
+
+def assembly_doors(a):
+    out = os.path.join(a.work_dir, "marked.s")
+    cmd = [a.cc, "-O2", "-S", "-o", out, a.source, "-fplugin=" + a.plugin,
+           "-fchecking=1"] + a.flags
+    p = run(cmd)
+    if p.returncode:
+        sys.exit("compile failed: %s\n%s" % (" ".join(cmd), p.stderr))
+    return sorted(set(re.findall(r"\b(cw_iter_(?:begin|end)_v2\w*)", open(out).read())))
 
 
 def expected_doors(isa):
@@ -89,7 +101,7 @@ def check_backtrace(a, marked):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--check", choices=("registers", "backtrace"), required=True)
+    ap.add_argument("--check", choices=("registers", "assembly", "backtrace"), required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--cc", required=True)
     ap.add_argument("--plugin", required=True)
@@ -108,8 +120,13 @@ def main():
         print("skipped: this CPU has no %s" % a.needs)
         sys.exit(77)
     os.makedirs(a.work_dir, exist_ok=True)
-    marked = build(a, os.path.join(a.work_dir, "marked"), True)
     failures = []
+    if a.check == "assembly":
+        doors = assembly_doors(a)
+        if doors != expected_doors(a.doors):
+            failures.append("names %s, expected %s" % (doors, expected_doors(a.doors)))
+        return finish(a, failures)
+    marked = build(a, os.path.join(a.work_dir, "marked"), True)
     doors = linked_doors(marked)
     if doors != expected_doors(a.doors):
         failures.append("links %s, expected %s" % (doors, expected_doors(a.doors)))
@@ -118,6 +135,10 @@ def main():
         failures += check_registers(a, plain, marked)
     else:
         failures += check_backtrace(a, marked)
+    finish(a, failures)
+
+
+def finish(a, failures):
     for f in failures:
         print("FAIL: " + f)
     print("%s: %s" % (a.check, "FAILED" if failures else "ok"))
