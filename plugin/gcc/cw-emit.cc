@@ -322,9 +322,9 @@ end_iteration_calls (location_t loc, const loop_vars &v)
    code that runs is the portable emission's, but GCC's optimizers carry
    one opaque statement where they would carry the blocks of a test and a
    call through every pass: the instrumentation costs 1.04x instead of
-   1.21x to compile (docs/performance.md).  The asm gives up %rax, %r11 and
-   the flags, and what a call would clobber that GCC seldom keeps live (x87,
-   MMX, AVX-512 masks); the door saves the rest. */
+   1.21x to compile (docs/performance.md).  The asm gives up %rax, %r11,
+   the flags and, with AVX-512, the mask registers (which a call clobbers
+   too); the door saves the rest. */
 
 /* The door set for FNDECL's instruction set, or NULL: not x86-64 LP64 with
    AT&T syntax and a code model that reaches the GOT; a function with an
@@ -379,8 +379,7 @@ door_asm (location_t loc, const char *text, const char *on_constraint,
 	  const loop_vars &v, const char *doors)
 {
   static const char *const clobbers[] = {
-    "rax", "r11", "cc", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",
-    "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7"
+    "rax", "r11", "cc"
   };
   static const char *const masks[] = {
     "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"

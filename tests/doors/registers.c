@@ -4,7 +4,8 @@
  * runtime, so the x86-64 doors (runtime/entry_x86_64.S) must hand back
  * every register the emitted asm does not give up. The body calls
  * nothing, so GCC keeps its values in the caller-saved registers too
- * (%rcx..%r10, %xmm0-15, and with -mavx512f %zmm16-31). Compiled as is,
+ * (%rcx..%r10, %xmm0-15, and with -mavx512f %zmm16-31) and its long
+ * double in an x87 register. Compiled as is,
  * with -mavx2 and with -mavx512f; the output must be the plain build's.
  * -DCW_TARGET_ATTRIBUTE gives the function an instruction set of its own,
  * for which the plugin falls back to the portable emission.
@@ -26,13 +27,15 @@ enum { NINT = 10, NDBL = 3 };
 #ifdef CW_TARGET_ATTRIBUTE
 __attribute__((target("avx2")))
 #endif
-__attribute__((noinline)) static void churn(long n, long *ints, double *dbls, vec *vecs)
+__attribute__((noinline)) static void churn(long n, long *ints, double *dbls, vec *vecs,
+                                             long double *ld)
 {
 #define INTS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9)
 #define LOAD_INT(k) long i##k = ints[k];
 #define STORE_INT(k) ints[k] = i##k;
   INTS(LOAD_INT)
   double d0 = dbls[0], d1 = dbls[1], d2 = dbls[2];
+  long double x = *ld;
   vec v[NVEC];
   for (int k = 0; k < NVEC; k++)
     v[k] = vecs[k];
@@ -41,12 +44,14 @@ __attribute__((noinline)) static void churn(long n, long *ints, double *dbls, ve
     i0 += s; i1 ^= i0 << 1; i2 += i1 >> 2; i3 -= i2; i4 ^= i3 + 7;
     i5 += i4 * 3; i6 ^= i5 >> 1; i7 += i6; i8 -= i7 ^ s; i9 += i8 | 1;
     d0 = d0 * 1.5 + 0.25; d1 = d1 * 0.75 + d0; d2 += d1 * 0.5;
+    x = x * 1.0001L + (long double)s;
 #pragma GCC unroll 32
     for (int k = 0; k < NVEC; k++)
       v[k] = v[k] * 1.25 + v[(k + 1) % NVEC];
   }
   INTS(STORE_INT)
   dbls[0] = d0, dbls[1] = d1, dbls[2] = d2;
+  *ld = x;
   for (int k = 0; k < NVEC; k++)
     vecs[k] = v[k];
 }
@@ -55,6 +60,7 @@ int main(void)
 {
   long ints[NINT];
   double dbls[NDBL], sum = 0;
+  long double ld = 1.0L / 3;
   vec vecs[NVEC];
   for (int k = 0; k < NINT; k++)
     ints[k] = 1000 + 17 * k;
@@ -63,7 +69,7 @@ int main(void)
   for (int k = 0; k < NVEC; k++)
     for (unsigned j = 0; j < sizeof(vec) / sizeof(double); j++)
       vecs[k][j] = k + j / 8.0;
-  churn(8, ints, dbls, vecs);
+  churn(8, ints, dbls, vecs, &ld);
   for (int k = 0; k < NINT; k++)
     printf("i%d %ld\n", k, ints[k]);
   for (int k = 0; k < NDBL; k++)
@@ -72,5 +78,6 @@ int main(void)
     for (unsigned j = 0; j < sizeof(vec) / sizeof(double); j++)
       sum += vecs[k][j] * (k + 1) * (j + 1);
   printf("vectors %.17g\n", sum);
+  printf("long double %.21Lg\n", ld);
   return 0;
 }

@@ -238,8 +238,18 @@ static void scramble_sse(void)
       ::: CW_GPRS, CW_XMM0_15);
 }
 
+/* Eight pushes fill the x87 stack: values a caller left there (the ABI
+   wants it empty at a call) are overwritten; the pops leave it as it was
+   found. */
+static void scramble_x87(void)
+{
+  __asm__ volatile(".rept 8\n\tfld1\n\t.endr\n\t"
+                   ".rept 8\n\tfstp %%st(0)\n\t.endr" ::: "st");
+}
+
 static void scramble_scratch_registers(void)
 {
+  scramble_x87();
   if (__builtin_cpu_supports("avx512f"))
     scramble_avx512();
   else if (__builtin_cpu_supports("avx"))
