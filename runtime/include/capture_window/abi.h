@@ -40,9 +40,9 @@
  * cw_iter_end_v2 through the doors cw_iter_{begin,end}_v2_x86_64_{sse,avx,
  * avx512} (runtime/entry_x86_64.S): entered by a jump, the loop in %rax and
  * the address to resume at in %r11; they return cw_iter_begin_v2's result
- * in %eax and keep every other register but %r11, the flags, the x87/MMX
- * registers and the AVX-512 masks, saving the vector registers of their
- * instruction set.
+ * in %eax (ZF set iff it is 0) and keep every other register but %r11, the
+ * flags and the AVX-512 masks: the general registers, the vector registers
+ * of their instruction set and, when it holds values, the x87 stack.
  *
  * Versioning: the version is part of every symbol and of the descriptor. A
  * change of layout or meaning gets a new version and new symbol names, so an
