@@ -112,6 +112,18 @@
 	cw_door cw_iter_begin_v2_x86_64_avx512, cw_iter_begin_v2, vmovaps, zmm, 64, 32
 	cw_door cw_iter_end_v2_x86_64_avx512, cw_iter_end_v2, vmovaps, zmm, 64, 32
 
+/* Built with -fcf-protection, say so as GCC does for C objects: the doors
+   start with endbr64, return to an endbr64 and keep calls and returns
+   paired, so they do not take the runtime's CET marking away. */
+#if defined(__CET__)
+	.section .note.gnu.property, "a"
+	.p2align 3
+	.long 4, 16, 5			/* name size, data size, NT_GNU_PROPERTY_TYPE_0 */
+	.string "GNU"
+	.long 0xc0000002, 4, __CET__	/* GNU_PROPERTY_X86_FEATURE_1_AND: IBT, SHSTK */
+	.p2align 3
+#endif
+
 #endif
 
 #if defined(__ELF__)
