@@ -14,8 +14,10 @@ pinned to its own core, in rounds that rotate the cores:
               --out .device/ct
   there:  python3 bench/compile_time_cc1.py run .device/ct --rounds 5
 
-More plugins to compare: --plugin NAME=PATH (repeatable; the first one is
-also timed on the unmarked source). Only cc1 runs (no assembler), so the
+More plugins to compare: --plugin NAME=PATH[:ARG...] (repeatable; the
+first one is also timed on the unmarked source; each ARG becomes
+-fplugin-arg-capture_window-ARG, so that one plugin compares its two
+emissions: --plugin x86-64=P --plugin portable=P:portable). Only cc1 runs (no assembler), so the
 numbers are the compiler's own time; ratios are to plain cc1 in the same
 round.
 
@@ -96,11 +98,12 @@ def prepare(a):
     plugins = {}
     for k, spec in enumerate(a.plugin):
         name, _, path = spec.rpartition("=")
+        path, *args = path.split(":")
         name = name or ("plugin" if k == 0 else f"plugin{k}")
         (out / "plugins" / name).mkdir(parents=True, exist_ok=True)
         # The file name is what -fplugin-arg-NAME- and messages use.
         shutil.copyfile(path, out / "plugins" / name / "capture_window.so")
-        plugins[name] = f"plugins/{name}/capture_window.so"
+        plugins[name] = ":".join([f"plugins/{name}/capture_window.so"] + args)
     with tempfile.TemporaryDirectory() as tmp:
         args = cc1_arguments(gcc, pathlib.Path(tmp))
     (out / "setup.json").write_text(json.dumps({"cc1_args": args, "plugins": plugins},
@@ -145,8 +148,11 @@ class Bench:
         source, plugin = self.variants[name]
         args = [a.replace("{source}", source).replace("{output}", f"out{k}.s")
                 for a in self.setup["cc1_args"]]
-        return ([str(self.work / "cc1")] + args
-                + ([f"-fplugin={self.work / plugin}"] if plugin else []))
+        if not plugin:
+            return [str(self.work / "cc1")] + args
+        path, *plugin_args = plugin.split(":")
+        return ([str(self.work / "cc1")] + args + [f"-fplugin={self.work / path}"]
+                + [f"-fplugin-arg-capture_window-{x}" for x in plugin_args])
 
     def close(self):
         shutil.rmtree(self.work)
@@ -246,7 +252,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("prepare")
-    p.add_argument("--plugin", action="append", required=True, metavar="[NAME=]PATH")
+    p.add_argument("--plugin", action="append", required=True, metavar="[NAME=]PATH[:ARG...]")
     p.add_argument("--out", required=True)
     p.add_argument("--gcc", default="gcc")
     p.add_argument("--cache", type=pathlib.Path,
