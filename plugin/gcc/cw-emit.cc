@@ -327,7 +327,8 @@ end_iteration_calls (location_t loc, const loop_vars &v)
    too); the door saves the rest. */
 
 /* The door set for FNDECL's instruction set, or NULL: not x86-64 LP64 with
-   AT&T syntax and a code model that reaches the GOT; a function with an
+   AT&T syntax and a code model that reaches the GOT; AMX (no door saves
+   tile registers); a function with an
    instruction set of its own (target, target_clones: the door must save
    what the function's code may use), or one whose code is generated later
    under flags this unit does not know (-flto, offloading); indirect
@@ -337,9 +338,10 @@ static const char *
 x86_64_doors (tree fndecl)
 {
 #ifdef OPTION_MASK_ISA_AVX512F
-  HOST_WIDE_INT isa
-    = TREE_TARGET_OPTION (target_option_default_node)->x_ix86_isa_flags;
+  cl_target_option *target = TREE_TARGET_OPTION (target_option_default_node);
+  HOST_WIDE_INT isa = target->x_ix86_isa_flags;
   if (cw_portable || !TARGET_LP64_P (isa) || ix86_asm_dialect != ASM_ATT
+      || (target->x_ix86_isa_flags2 & OPTION_MASK_ISA2_AMX_TILE)
       || (ix86_cmodel != CM_SMALL && ix86_cmodel != CM_SMALL_PIC
 	  && ix86_cmodel != CM_MEDIUM && ix86_cmodel != CM_MEDIUM_PIC)
       || (ix86_indirect_branch != indirect_branch_keep
