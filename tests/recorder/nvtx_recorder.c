@@ -29,6 +29,7 @@
  * "\n", and characters outside [A-Za-z0-9_.:-] in domain names as %XX.
  */
 #define NVTX_NO_IMPL
+#include <errno.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <pthread.h>
@@ -193,7 +194,7 @@ static __thread int push_depth;
 /* ---- scratch registers ------------------------------------------------ */
 
 /* A tool may use every register the calling convention lets a callee
-   clobber, and this one does, on every push and pop: instrumented code
+   clobber, and change errno, and this one does, on every push and pop: instrumented code
    that kept a value there across the runtime (the GCC plugin's x86-64
    doors, runtime/entry_x86_64.S, must save them all) fails its test. */
 #if defined(__x86_64__)
@@ -249,6 +250,7 @@ static void scramble_x87(void)
 
 static void scramble_scratch_registers(void)
 {
+  errno = EDOM; /* any C function may change errno, even when it succeeds */
   scramble_x87();
   if (__builtin_cpu_supports("avx512f"))
     scramble_avx512();
@@ -258,7 +260,7 @@ static void scramble_scratch_registers(void)
     scramble_sse();
 }
 #else
-static void scramble_scratch_registers(void) {}
+static void scramble_scratch_registers(void) { errno = EDOM; }
 #endif
 
 /* ---- the callbacks ---------------------------------------------------- */
