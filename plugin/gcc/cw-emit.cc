@@ -231,6 +231,7 @@ struct loop_vars
 {
   tree cw;	/* struct cw_loop_v2 *, NULL when the loop is inactive */
   tree on;	/* int */
+  const char *doors;	/* x86-64 door set (below), NULL: portable emission */
 };
 
 static tree
@@ -269,13 +270,25 @@ is_nonzero (location_t loc, tree var)
    hosts, CAPTURE_WINDOW=off included (docs/performance.md).  Volatile, so
    that it is not hoisted out of the loop. */
 static tree
+asm_operand (const char *constraint, tree var)
+{
+  tree purpose = build_tree_list (NULL_TREE, build_string (strlen (constraint)
+							    + 1, constraint));
+  return build_tree_list (purpose, var);
+}
+
+static tree
+asm_string (const char *text)
+{
+  return build_string (strlen (text) + 1, text);
+}
+
+static tree
 opaque (location_t loc, tree var)
 {
-  tree constraint = build_string (3, "+r");
-  tree outputs = build_tree_list (build_tree_list (NULL_TREE, constraint),
-				  var);
-  tree expr = build5_loc (loc, ASM_EXPR, void_type_node, build_string (1, ""),
-			  outputs, NULL_TREE, NULL_TREE, NULL_TREE);
+  tree expr = build5_loc (loc, ASM_EXPR, void_type_node, asm_string (""),
+			  asm_operand ("+r", var), NULL_TREE, NULL_TREE,
+			  NULL_TREE);
   ASM_VOLATILE_P (expr) = 1;
   TREE_SIDE_EFFECTS (expr) = 1;
   return expr;
@@ -359,26 +372,12 @@ x86_64_doors (tree fndecl)
 #endif
 }
 
-static tree
-asm_operand (const char *constraint, tree var)
-{
-  tree purpose = build_tree_list (NULL_TREE, build_string (strlen (constraint)
-							    + 1, constraint));
-  return build_tree_list (purpose, var);
-}
-
-static tree
-asm_string (const char *text)
-{
-  return build_string (strlen (text) + 1, text);
-}
-
 /* __asm__ inline volatile (TEXT : "=&r"/"+r" (on) : "r" (cw) : clobbers);
    `inline`: the inliner counts it as one instruction, as if it were not
    there, so that marking a loop does not change what gets inlined. */
 static tree
 door_asm (location_t loc, const char *text, const char *on_constraint,
-	  const loop_vars &v, const char *doors)
+	  const loop_vars &v)
 {
   static const char *const clobbers[] = {
     "rax", "r11", "cc"
@@ -389,7 +388,7 @@ door_asm (location_t loc, const char *text, const char *on_constraint,
   tree list = NULL_TREE;
   for (unsigned i = 0; i < ARRAY_SIZE (clobbers); i++)
     list = tree_cons (NULL_TREE, asm_string (clobbers[i]), list);
-  if (strcmp (doors, "avx512") == 0)
+  if (strcmp (v.doors, "avx512") == 0)
     for (unsigned i = 0; i < ARRAY_SIZE (masks); i++)
       list = tree_cons (NULL_TREE, asm_string (masks[i]), list);
   tree expr = build5_loc (loc, ASM_EXPR, void_type_node, asm_string (text),
@@ -410,7 +409,7 @@ door_asm (location_t loc, const char *text, const char *on_constraint,
    (endbr64) in the function itself, so that unwinding from the runtime
    finds the function's CFI. */
 static tree
-begin_iteration_asm (location_t loc, const loop_vars &v, const char *doors)
+begin_iteration_asm (location_t loc, const loop_vars &v)
 {
   /* Resumes at 2 with ZF clear iff the runtime returned nonzero. */
   char text[640];
@@ -430,12 +429,12 @@ begin_iteration_asm (location_t loc, const loop_vars &v, const char *doors)
 	    "4:\tmovq %%1, %%%%rax\n\t"
 	    "leaq 2b(%%%%rip), %%%%r11\n\t"
 	    "jmp *cw_iter_begin_v2_x86_64_%s@GOTPCREL(%%%%rip)\n\t"
-	    ".subsection 0", doors);
-  return door_asm (loc, text, "=&r", v, doors);
+	    ".subsection 0", v.doors);
+  return door_asm (loc, text, "=&r", v);
 }
 
 static tree
-end_iteration_asm (location_t loc, const loop_vars &v, const char *doors)
+end_iteration_asm (location_t loc, const loop_vars &v)
 {
   char text[512];
   snprintf (text, sizeof text,
@@ -447,24 +446,20 @@ end_iteration_asm (location_t loc, const loop_vars &v, const char *doors)
 	    "movq %%1, %%%%rax\n\t"
 	    "leaq 2b(%%%%rip), %%%%r11\n\t"
 	    "jmp *cw_iter_end_v2_x86_64_%s@GOTPCREL(%%%%rip)\n\t"
-	    ".subsection 0", doors);
-  return door_asm (loc, text, "+r", v, doors);
+	    ".subsection 0", v.doors);
+  return door_asm (loc, text, "+r", v);
 }
 
 static tree
-begin_iteration (location_t loc, const loop_vars &v, tree fndecl)
+begin_iteration (location_t loc, const loop_vars &v)
 {
-  const char *doors = x86_64_doors (fndecl);
-  return doors ? begin_iteration_asm (loc, v, doors)
-	       : begin_iteration_calls (loc, v);
+  return v.doors ? begin_iteration_asm (loc, v) : begin_iteration_calls (loc, v);
 }
 
 static tree
-end_iteration (location_t loc, const loop_vars &v, tree fndecl)
+end_iteration (location_t loc, const loop_vars &v)
 {
-  const char *doors = x86_64_doors (fndecl);
-  return doors ? end_iteration_asm (loc, v, doors)
-	       : end_iteration_calls (loc, v);
+  return v.doors ? end_iteration_asm (loc, v) : end_iteration_calls (loc, v);
 }
 
 /* Loops whose `continue`s are their own. */
@@ -511,7 +506,7 @@ wrap_iteration (location_t loc, tree body, const loop_vars &v, tree fndecl)
   tree continue_label = NULL_TREE;
   if (body)
     walk_tree (&body, redirect_continue_r, &continue_label, NULL);
-  append_to_statement_list_force (begin_iteration (loc, v, fndecl), &list);
+  append_to_statement_list_force (begin_iteration (loc, v), &list);
   if (body)
     append_to_statement_list_force (body, &list);
   if (continue_label)
@@ -521,7 +516,7 @@ wrap_iteration (location_t loc, tree body, const loop_vars &v, tree fndecl)
 						  void_type_node,
 						  continue_label), &list);
     }
-  append_to_statement_list_force (end_iteration (loc, v, fndecl), &list);
+  append_to_statement_list_force (end_iteration (loc, v), &list);
   TREE_SIDE_EFFECTS (list) = 1;
   return list;
 }
@@ -643,6 +638,7 @@ cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
 			   fndecl);
   v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
   DECL_CHAIN (v.cw) = v.on;
+  v.doors = x86_64_doors (fndecl);
 
   wrap_loop_body (loc, loop, v, fndecl);
 

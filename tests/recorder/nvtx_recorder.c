@@ -194,9 +194,11 @@ static __thread int push_depth;
 /* ---- scratch registers ------------------------------------------------ */
 
 /* A tool may use every register the calling convention lets a callee
-   clobber, and change errno, and this one does, on every push and pop: instrumented code
-   that kept a value there across the runtime (the GCC plugin's x86-64
-   doors, runtime/entry_x86_64.S, must save them all) fails its test. */
+   clobber, and change errno; this one does both on every push and pop
+   (act_as_any_callee), so that instrumented code that kept a value there
+   across the runtime fails its test (the GCC plugin's x86-64 doors,
+   runtime/entry_x86_64.S, must save the registers; the runtime's hooks
+   restore errno). */
 #if defined(__x86_64__)
 #define CW_SCRAMBLE_GPRS \
   "movq $-1, %%rax\n\tmovq $-1, %%rcx\n\tmovq $-1, %%rdx\n\tmovq $-1, %%rsi\n\t" \
@@ -250,7 +252,6 @@ static void scramble_x87(void)
 
 static void scramble_scratch_registers(void)
 {
-  errno = EDOM; /* any C function may change errno, even when it succeeds */
   scramble_x87();
   if (__builtin_cpu_supports("avx512f"))
     scramble_avx512();
@@ -260,8 +261,14 @@ static void scramble_scratch_registers(void)
     scramble_sse();
 }
 #else
-static void scramble_scratch_registers(void) { errno = EDOM; }
+static void scramble_scratch_registers(void) {}
 #endif
+
+static void act_as_any_callee(void)
+{
+  errno = EDOM; /* any C function may change errno, even when it succeeds */
+  scramble_scratch_registers();
+}
 
 /* ---- the callbacks ---------------------------------------------------- */
 
@@ -291,7 +298,7 @@ static void record_wide(const char *verb, const wchar_t *message)
 static int record_push(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *attr)
 {
   record_event("push", domain, attr);
-  scramble_scratch_registers();
+  act_as_any_callee();
   return push_depth++;
 }
 
@@ -300,7 +307,7 @@ static int record_pop(nvtxDomainHandle_t domain)
   char where[256];
   domain_suffix(where, sizeof where, domain);
   cw_record_line("pop%s", where);
-  scramble_scratch_registers();
+  act_as_any_callee();
   if (push_depth == 0)
     return -1;
   return --push_depth;
@@ -334,7 +341,7 @@ static void NVTX_API cb_MarkEx(const nvtxEventAttributes_t *a) { record_event("m
 static void NVTX_API cb_MarkA(const char *m) { record_ascii("mark", m); }
 static void NVTX_API cb_MarkW(const wchar_t *m) { record_wide("mark", m); }
 static int NVTX_API cb_RangePushEx(const nvtxEventAttributes_t *a) { return record_push(NULL, a); }
-static int NVTX_API cb_RangePushA(const char *m) { record_ascii("push", m); scramble_scratch_registers(); return push_depth++; }
+static int NVTX_API cb_RangePushA(const char *m) { record_ascii("push", m); act_as_any_callee(); return push_depth++; }
 static int NVTX_API cb_RangePushW(const wchar_t *m) { record_wide("push", m); return push_depth++; }
 static int NVTX_API cb_RangePop(void) { return record_pop(NULL); }
 static nvtxRangeId_t NVTX_API cb_RangeStartEx(const nvtxEventAttributes_t *a) { return record_range_start(NULL, a); }
