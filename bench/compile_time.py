@@ -2,10 +2,13 @@
 """compile_time.py - what the GCC plugin adds to compile time (contract 5).
 
 Compiles the SQLite amalgamation (sqlite3.c, ~270k lines, from the npm
-package better-sqlite3@12, deps/sqlite3/) three ways, in interleaved rounds:
+package better-sqlite3@12, deps/sqlite3/) four ways, in interleaved rounds:
 
   plain     gcc -O2 -c sqlite3.c
   plugin    gcc -O2 -c -fplugin=capture_window.so sqlite3.c    (no pragma)
+  one loop  the same on a copy whose one marked loop is the VDBE's
+            dispatch loop, the loop that runs every statement, as a user
+            marks a training loop (mark_all_loops.py --only)
   marked    the same on a copy with `#pragma capture_window(0,1)` before
             every loop (mark_all_loops.py)
 
@@ -50,11 +53,26 @@ def fetch_sqlite(cache):
     return source
 
 
-def mark_all(source, cache):
-    marked = cache / "sqlite3_marked.c"
+# The loop sqlite3VdbeExec runs every opcode in.
+DISPATCH_LOOP = r"for\(pOp=&aOp\[p->pc\]; 1; pOp\+\+\)"
+
+
+def mark_loops(source, target, *only):
     n = subprocess.run([sys.executable, str(HERE / "mark_all_loops.py"), str(source),
-                        str(marked)], check=True, capture_output=True, text=True).stdout
-    return marked, int(n)
+                        str(target), *only], check=True, capture_output=True,
+                       text=True).stdout
+    return target, int(n)
+
+
+def mark_all(source, cache):
+    return mark_loops(source, cache / "sqlite3_marked.c")
+
+
+def mark_one(source, cache):
+    one, n = mark_loops(source, cache / "sqlite3_one.c", "--only", DISPATCH_LOOP)
+    if n != 1:
+        sys.exit(f"{n} loops match {DISPATCH_LOOP} in {source}, expected 1")
+    return one
 
 
 def check_marked(gcc, plugin, marked):
@@ -104,12 +122,15 @@ def main():
     marked, n_marked = mark_all(source, args.cache)
     kept = check_marked(args.gcc, plugin, marked)
     print(f"sqlite3.c: {n_marked} loops marked, {kept} in compiled code, all instrumented")
+    one = mark_one(source, args.cache)
 
     obj = str(args.cache / "bench.o")
     variants = {
         "plain": [args.gcc, "-O2", "-c", str(source), "-o", obj],
         "plugin, no pragma": [args.gcc, "-O2", "-c", f"-fplugin={plugin}", str(source),
                               "-o", obj],
+        "plugin, one loop marked": [args.gcc, "-O2", "-c", f"-fplugin={plugin}", str(one),
+                                    "-o", obj],
         "plugin, every loop marked": [args.gcc, "-O2", "-c", f"-fplugin={plugin}",
                                       str(marked), "-o", obj],
     }

@@ -16,8 +16,8 @@ pinned to its own core, in rounds that rotate the cores:
 
 More plugins to compare: --plugin NAME=PATH[:ARG...] (repeatable; the
 first one is also timed on the unmarked source; each ARG becomes
--fplugin-arg-capture_window-ARG, so that one plugin compares its two
-emissions: --plugin x86-64=P --plugin portable=P:portable). Only cc1 runs (no assembler), so the
+-fplugin-arg-capture_window-ARG, so that one plugin can be compared with
+itself under other arguments). Only cc1 runs (no assembler), so the
 numbers are the compiler's own time; ratios are to plain cc1 in the same
 round.
 
@@ -77,7 +77,8 @@ def prepare(a):
     out = pathlib.Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     source = compile_time.fetch_sqlite(a.cache)
-    marked, _ = compile_time.mark_all(source, a.cache)
+    compile_time.mark_all(source, a.cache)
+    compile_time.mark_one(source, a.cache)
     gcc = a.gcc
     cc1 = subprocess.run([gcc, "-print-prog-name=cc1"], capture_output=True,
                          text=True).stdout.strip()
@@ -87,14 +88,15 @@ def prepare(a):
         compress(lib, out / "lib" / (os.path.basename(lib) + ".xz"))
     # Preprocessed from the cache folder, so that the line markers name the
     # files by their bare names: the plugin reads the marked source's lines.
-    for name in ("sqlite3.c", "sqlite3_marked.c"):
+    for name in ("sqlite3.c", "sqlite3_one.c", "sqlite3_marked.c"):
         text = subprocess.run([gcc, "-O2", "-E", name], cwd=a.cache, check=True,
                               capture_output=True).stdout
         pre = out / (name[:-2] + ".i")
         pre.write_bytes(text)
         compress(pre, str(pre) + ".xz")
         pre.unlink()
-    compress(a.cache / "sqlite3_marked.c", out / "sqlite3_marked.c.xz")
+    for name in ("sqlite3_one.c", "sqlite3_marked.c"):
+        compress(a.cache / name, out / (name + ".xz"))
     plugins = {}
     for k, spec in enumerate(a.plugin):
         name, _, path = spec.rpartition("=")
@@ -138,8 +140,10 @@ class Bench:
         unpack(folder, self.work)
         self.env = dict(os.environ, LD_LIBRARY_PATH=str(self.work / "lib"))
         plugins = self.setup["plugins"]
+        first = plugins[next(iter(plugins))]
         self.variants = {"plain": ("sqlite3.i", None),
-                         "no pragma": ("sqlite3.i", plugins[next(iter(plugins))])}
+                         "no pragma": ("sqlite3.i", first),
+                         "one loop marked": ("sqlite3_one.i", first)}
         for name, path in plugins.items():
             self.variants[f"marked, {name}"] = ("sqlite3_marked.i", path)
 
@@ -224,7 +228,7 @@ def instructions(a):
     compilation, hence --until."""
     bench = Bench(a.folder)
     if a.until:
-        for name in ("sqlite3.i", "sqlite3_marked.i"):
+        for name in ("sqlite3.i", "sqlite3_one.i", "sqlite3_marked.i"):
             truncate_before(bench.work / name, a.until)
     variants = list(bench.variants)
     procs, counts = {}, {}

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""mark_all_loops.py IN OUT - copy a C file with `#pragma capture_window(0,1)`
-before every loop at statement position, for the compile-time benchmark.
+"""mark_all_loops.py IN OUT [--only REGEX] - copy a C file with
+`#pragma capture_window(0,1)` before every loop at statement position, for
+the compile-time benchmark; with --only, before those loops only whose
+source line (from its keyword to the line's end) matches REGEX, as a user
+marks the one or two loops that matter.
 
 A loop is marked when its `for`, `while` or `do` keyword is real code (not
 in a comment, a string, a character constant or a preprocessor directive, so
@@ -13,6 +16,7 @@ The pragma must start a line, so it is inserted as "\\n#pragma ...\\n" in
 front of the keyword; the lines after it shift, which does not matter for
 timing a compile. Prints the number of loops marked.
 """
+import argparse
 import re
 import sys
 
@@ -86,17 +90,24 @@ def loop_positions(text):
 
 
 def main():
-    source, target = sys.argv[1], sys.argv[2]
-    with open(source, encoding="latin-1", newline="") as f:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("source")
+    ap.add_argument("target")
+    ap.add_argument("--only", type=re.compile, metavar="REGEX")
+    a = ap.parse_args()
+    with open(a.source, encoding="latin-1", newline="") as f:
         text = f.read()
     positions = loop_positions(text)
+    if a.only:
+        positions = [p for p in positions
+                     if a.only.match(text, p, text.find("\n", p) % (len(text) + 1))]
     out, last = [], 0
     for p in positions:
         out.append(text[last:p])
         out.append(PRAGMA)
         last = p
     out.append(text[last:])
-    with open(target, "w", encoding="latin-1", newline="") as f:
+    with open(a.target, "w", encoding="latin-1", newline="") as f:
         f.write("".join(out))
     print(len(positions))
 

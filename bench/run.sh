@@ -4,8 +4,7 @@
 #
 #   bench/run.sh [--build DIR] [--bench NAME] [--procs P] [--rounds R] [--no-callgrind]
 #
-# NAME: cw_loop_bench (default: the GCC plugin's emission for this target)
-# or cw_loop_bench_portable (-fplugin-arg-capture_window-portable).
+# NAME: the benchmark program in DIR/bench (default cw_loop_bench).
 #
 # Configurations, each its own process (the runtime reads the environment
 # once):

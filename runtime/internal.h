@@ -6,8 +6,14 @@
  *   window.c     the ABI entry points and the per-thread window state machine
  *   schedule.c   when windows open: listed, periodic, automatic, signal-armed
  *   selfcheck.c  step times inside and outside windows; the report at exit
+ *   clock.c      the monotonic clock and the thread id
  *   nvtx.c       the NVTX3 events (the only file that includes NVTX)
  *   profiler.c   CUDA profiler start/stop, resolved at run time, ref-counted
+ *
+ * Calls point one way: window.c decides nothing about when, it asks
+ * schedule.c (which returns its decision) and acts on the answer through
+ * nvtx.c and profiler.c, and feeds selfcheck.c; schedule.c and selfcheck.c
+ * call only options.c and clock.c, which call nothing.
  */
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H
@@ -70,7 +76,10 @@ void cw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* schedule.c (the plans of loops are in loop.h) */
 void cw_signal_install(void);
 extern volatile int cw_signal_generation;
+
+/* clock.c */
 long long cw_now_ns(void);
+long cw_thread_id(void);
 
 /* nvtx.c */
 void *cw_nvtx_register(const char *label);

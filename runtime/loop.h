@@ -1,8 +1,9 @@
 /*
  * loop.h - the per-thread state of one marked loop (struct cw_loop, whose
  * head is the public struct cw_loop_v2 that instrumented code tests),
- * shared by window.c (the state machine), schedule.c (when windows open)
- * and selfcheck.c (step times). Never installed.
+ * owned by window.c (the state machine), which lends it to schedule.c (when
+ * windows open: the plan fields) and selfcheck.c (step times). Never
+ * installed.
  */
 #ifndef CW_LOOP_H
 #define CW_LOOP_H
@@ -76,20 +77,17 @@ struct cw_loop {
   struct cw_loop *all_next; /* every loop state, for the exit report */
 };
 
-/* schedule.c */
-void cw_plan_init(struct cw_loop *loop);
-void cw_plan_after(struct cw_loop *loop, long long from);
-void cw_plan_signal(struct cw_loop *loop, long long i);
+/* schedule.c: each function that changes a loop's plan returns the first
+   iteration that needs a decision under it, for window.c to set as
+   decide_at (0: every iteration). */
+long long cw_plan_init(struct cw_loop *loop);
+long long cw_plan_after(struct cw_loop *loop, long long from);
+long long cw_plan_signal(struct cw_loop *loop, long long i);
 bool cw_auto_settled(struct cw_loop *loop, long long i);
 
 /* selfcheck.c */
 void cw_time_step(struct cw_loop *loop, bool keep_timing);
 void cw_selfcheck_track(struct cw_loop *loop);
 void cw_selfcheck_report(void);
-
-/* window.c */
-void cw_open_window(struct cw_loop *loop, long long i, long long count, const char *why);
-void cw_set_decide_at(struct cw_loop *loop, long long at);
-long cw_thread_id(void);
 
 #endif /* CW_LOOP_H */

@@ -16,7 +16,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "loop.h"
 
@@ -26,12 +25,6 @@
 #define AUTO_CAP 1000
 
 volatile int cw_signal_generation;
-
-long long cw_now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
 
 /* First start >= from of one spec, or LLONG_MAX. */
 static long long spec_start(const struct cw_window *w, long long from) {
@@ -58,8 +51,9 @@ static long long next_window_start(const struct cw_window *windows, size_t n, lo
 }
 
 /* The self-check times each window's steps and, for comparison, as many
-   steps just before it; everything else runs untimed. */
-static void update_attention(struct cw_loop *loop) {
+   steps just before it; everything else runs untimed. Returns the first
+   iteration that needs a decision. */
+static long long attention(struct cw_loop *loop) {
   long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
   long long lead = loop->plan_start == next ? loop->plan_count : loop->site->count;
   loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
@@ -68,12 +62,10 @@ static void update_attention(struct cw_loop *loop) {
   /* A signal may arrive at any time: with CAPTURE_WINDOW_SIGNAL every
      iteration looks, so the inline test of other runs need not. */
   bool every_iteration = loop->auto_pending || loop->window_open || cw_config.signal_number;
-  cw_set_decide_at(loop, every_iteration            ? 0
-                         : loop->time_from < next ? loop->time_from
-                                                  : next);
+  return every_iteration ? 0 : loop->time_from < next ? loop->time_from : next;
 }
 
-void cw_plan_init(struct cw_loop *loop) {
+long long cw_plan_init(struct cw_loop *loop) {
   const struct cw_site_v2 *site = loop->site;
   loop->own = (struct cw_window){site->start, site->count, 0, 0};
   if (cw_config.windows) {
@@ -87,19 +79,19 @@ void cw_plan_init(struct cw_loop *loop) {
   loop->auto_pending = cw_config.auto_count > 0;
   loop->signal_start = LLONG_MAX;
   loop->seen_signal = cw_signal_generation;
-  cw_plan_after(loop, 0);
+  return cw_plan_after(loop, 0);
 }
 
 /* The next window starting at or after `from`. */
-void cw_plan_after(struct cw_loop *loop, long long from) {
+long long cw_plan_after(struct cw_loop *loop, long long from) {
   loop->plan_start = next_window_start(loop->windows, loop->n_windows, from,
                                           &loop->plan_count);
   if (loop->signal_start < from) loop->signal_start = LLONG_MAX; /* covered */
-  update_attention(loop);
+  return attention(loop);
 }
 
 /* A signal arrived since this loop last looked: arm a window. */
-void cw_plan_signal(struct cw_loop *loop, long long i) {
+long long cw_plan_signal(struct cw_loop *loop, long long i) {
   loop->seen_signal = cw_signal_generation;
   long long align = cw_config.align;
   long long at = (i + align - 1) / align * align;
@@ -108,14 +100,14 @@ void cw_plan_signal(struct cw_loop *loop, long long i) {
     if (cw_config.verbose)
       cw_log("signal: loop '%s' (%s:%u) has a window open at iteration %lld; ignored",
              site->label, site->file, site->line, i);
-    return;
+    return attention(loop);
   }
   loop->signal_start = at;
-  update_attention(loop);
   if (cw_config.verbose)
     cw_log("signal: loop '%s' (%s:%u) window of %lld armed at iteration %lld (signal seen "
            "at %lld, align %lld), thread %ld",
            site->label, site->file, site->line, site->count, at, i, align, cw_thread_id());
+  return attention(loop);
 }
 
 static int by_value(const void *a, const void *b) {

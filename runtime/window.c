@@ -27,20 +27,10 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "loop.h"
 
 #define CW_COLD __attribute__((noinline, cold))
-
-#if defined(__x86_64__) && defined(__ELF__) && defined(__LP64__)
-/* entry_x86_64.S is reached only from asm statements, which neither a
-   static link nor LTO sees: this reference brings it along with the
-   runtime's entry points. */
-extern char cw_iter_begin_v2_x86_64_sse[];
-__attribute__((used)) static void *const keep_x86_64_doors = cw_iter_begin_v2_x86_64_sse;
-#endif
 
 enum { SITE_UNKNOWN = 0, SITE_INACTIVE = 1, SITE_ACTIVE = 2 };
 
@@ -56,13 +46,9 @@ static pthread_key_t thread_key;
 static size_t n_sites;
 static __thread struct cw_thread *this_thread __attribute__((tls_model("initial-exec")));
 
-long cw_thread_id(void) {
-  return (long)syscall(SYS_gettid);
-}
-
 /* Iterations from `at` on need a decision (begin_slowly); every iteration
    calls the runtime while it gets an L#i range. */
-void cw_set_decide_at(struct cw_loop *loop, long long at) {
+static void set_decide_at(struct cw_loop *loop, long long at) {
   loop->decide_at = at;
   loop->head.attention_at = loop->step_ranges ? 0 : at;
 }
@@ -71,11 +57,11 @@ static bool window_range_wanted(void) {
   return (cw_config.trigger & CW_TRIGGER_NVTX) && cw_config.nvtx_tool;
 }
 
-void cw_open_window(struct cw_loop *loop, long long i, long long count, const char *why) {
+static void open_window(struct cw_loop *loop, long long i, long long count, const char *why) {
   const struct cw_site_v2 *site = loop->site;
   loop->window_open = true;
   loop->step_ranges = cw_config.nvtx_tool && cw_config.steps != CW_STEPS_OFF;
-  cw_set_decide_at(loop, 0);
+  set_decide_at(loop, 0);
   loop->window_first = i;
   loop->window_last = i + count - 1;
   loop->window_depth = loop->depth; /* before this iteration's own entry */
@@ -98,7 +84,7 @@ static void close_window(struct cw_loop *loop, long long last, const char *why) 
   loop->window_open = false;
   loop->step_ranges = cw_config.step_ranges_always;
   /* The next iteration plans anew (and closes this one's step time). */
-  cw_set_decide_at(loop, loop->head.next);
+  set_decide_at(loop, loop->head.next);
   if (loop->windows_opened <= CW_RECORDED_WINDOWS)
     loop->records[loop->windows_opened - 1].last = last;
   if (cw_config.verbose)
@@ -180,7 +166,7 @@ static struct cw_loop *new_loop(struct cw_site_v2 *site) {
   loop->capacity = CW_INLINE_DEPTH;
   loop->last_record = -1;
   loop->step_ranges = cw_config.step_ranges_always;
-  cw_plan_init(loop);
+  set_decide_at(loop, cw_plan_init(loop));
   loop->timed = cw_config.self_check || loop->auto_pending;
   if (cw_config.self_check) cw_selfcheck_track(loop);
   return loop;
@@ -247,21 +233,21 @@ static CW_COLD bool grow_running(struct cw_loop *loop) {
 static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
   if (loop->timed)
     cw_time_step(loop, i >= loop->time_from || loop->window_open || loop->auto_pending);
-  if (loop->seen_signal != cw_signal_generation) cw_plan_signal(loop, i);
+  if (loop->seen_signal != cw_signal_generation) set_decide_at(loop, cw_plan_signal(loop, i));
   if (!loop->window_open) {
     if (loop->auto_pending) {
       if (cw_auto_settled(loop, i)) {
         loop->auto_pending = false;
-        cw_open_window(loop, i, cw_config.auto_count, " (auto)");
+        open_window(loop, i, cw_config.auto_count, " (auto)");
       }
     } else if (i == loop->plan_start || i == loop->signal_start) {
       long long count = i == loop->plan_start ? loop->plan_count : 0;
       if (i == loop->signal_start && loop->site->count > count) count = loop->site->count;
-      cw_open_window(loop, i, count, i == loop->signal_start ? " (signal)" : "");
+      open_window(loop, i, count, i == loop->signal_start ? " (signal)" : "");
     }
     /* Windows starting inside this one are skipped. */
     if (!loop->auto_pending)
-      cw_plan_after(loop, loop->window_open ? loop->window_last + 1 : i + 1);
+      set_decide_at(loop, cw_plan_after(loop, loop->window_open ? loop->window_last + 1 : i + 1));
   }
   if (loop->timed)
     loop->last_record = loop->window_open && loop->windows_opened <= CW_RECORDED_WINDOWS

@@ -2,7 +2,7 @@
 # Installs the Debian packages the build needs, only those that are missing.
 set -euo pipefail
 # libclang-rt-14-dev: the sanitizer and libFuzzer runtimes (tests/fuzz, tests/sanitize);
-# shellcheck: tests/cli; gdb: tests/doors.
+# shellcheck: tests/cli; gdb: tests/hostile (backtrace).
 packages=(gcc-12-plugin-dev libclang-14-dev clang-14 libclang-rt-14-dev cmake ninja-build
           pkg-config python3 shellcheck gdb)
 missing=()

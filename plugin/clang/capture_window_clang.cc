@@ -131,7 +131,7 @@ protected:
         Verbose = true;
         continue;
       }
-      if (Arg == "portable") // what this plugin always emits
+      if (Arg == "portable") // accepted and ignored, as in every front door
         continue;
       size_t Eq = Arg.find('=');
       std::string Key = Arg.substr(0, Eq);

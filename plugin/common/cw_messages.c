@@ -31,11 +31,10 @@ const char *cw_format_unknown_argument(char *buf, size_t size,
 {
   snprintf(buf, size,
            "unknown argument '-fplugin-arg-%s-%s%s%s' for plugin %s "
-           "(the arguments are '-fplugin-arg-%s-verbose' and "
-           "'-fplugin-arg-%s-portable', without a value, and "
-           "'-fplugin-arg-%s-all-loops[=START:COUNT]')",
+           "(the arguments are '-fplugin-arg-%s-verbose', without a value, "
+           "and '-fplugin-arg-%s-all-loops[=START:COUNT]')",
            plugin, key, value ? "=" : "", value ? value : "", plugin, plugin,
-           plugin, plugin);
+           plugin);
   return buf;
 }
 

@@ -10,10 +10,9 @@
  * Options (-fplugin-arg-capture_window-NAME, after -fplugin=):
  *   verbose   a note for every instrumented loop: file:line of the pragma,
  *             enclosing function, label and window.
- *   portable  emit each iteration's test and calls as C statements (what
- *             targets other than x86-64 get) instead of one asm statement
- *             per test reaching the runtime through runtime/entry_x86_64.S,
- *             which GCC compiles faster (docs/performance.md).
+ *   portable  accepted and ignored: the name of the only emission there is
+ *             now (0.1 also had an x86-64 asm emission), so that builds
+ *             that pass it keep working; the same in every front door.
  *   all-loops[=START:COUNT]
  *             instrument every loop of the unit (for, while, do, range-for;
  *             also those of inline functions and templates from headers) as
@@ -99,12 +98,10 @@ static struct plugin_info cw_plugin_info = {
   "0.1",
   "Instrument loops marked with #pragma capture_window(START, COUNT "
   "[, \"LABEL\"]).\nArguments: -fplugin-arg-capture_window-verbose, "
-  "-fplugin-arg-capture_window-portable, "
   "-fplugin-arg-capture_window-all-loops[=START:COUNT]"
 };
 
 bool cw_verbose;
-bool cw_portable;
 bool cw_all_loops;
 struct cw_pragma cw_all_loops_window;
 static vec<cw_pending> pending;
@@ -315,7 +312,8 @@ pre_genericize (void *gcc_data, void *)
     cw_instrument_function (fndecl);
 }
 
-/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, portable, all-loops. */
+/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, all-loops, and
+   portable, which does nothing. */
 static bool
 parse_plugin_arguments (const struct plugin_name_args *info)
 {
@@ -330,10 +328,7 @@ parse_plugin_arguments (const struct plugin_name_args *info)
 	  continue;
 	}
       if (strcmp (arg->key, "portable") == 0 && !arg->value)
-	{
-	  cw_portable = true;
-	  continue;
-	}
+	continue;
       if (strcmp (arg->key, "all-loops") == 0)
 	{
 	  if (cw_parse_all_loops_value (arg->value, &cw_all_loops_window.start,

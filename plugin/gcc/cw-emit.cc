@@ -231,7 +231,6 @@ struct loop_vars
 {
   tree cw;	/* struct cw_loop_v2 *, NULL when the loop is inactive */
   tree on;	/* int */
-  const char *doors;	/* x86-64 door set (below), NULL: portable emission */
 };
 
 static tree
@@ -295,10 +294,9 @@ opaque (location_t loc, tree var)
 }
 
 /* if (cw && cw->next++ >= cw->attention_at) on = cw_iter_begin_v2 (cw);
-   Outside windows, with no tool attached, an iteration is this test.  The
-   portable emission; x86-64 gets the same as one asm (below). */
+   Outside windows, with no tool attached, an iteration is this test. */
 static tree
-begin_iteration_calls (location_t loc, const loop_vars &v)
+begin_iteration (location_t loc, const loop_vars &v)
 {
   tree next = loop_field (loc, v.cw, "next");
   tree index = build2_loc (loc, POSTINCREMENT_EXPR, TREE_TYPE (next), next,
@@ -318,7 +316,7 @@ begin_iteration_calls (location_t loc, const loop_vars &v)
 
 /* if (on) { on = 0; cw_iter_end_v2 (cw); } */
 static tree
-end_iteration_calls (location_t loc, const loop_vars &v)
+end_iteration (location_t loc, const loop_vars &v)
 {
   tree list = alloc_stmt_list ();
   append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
@@ -327,139 +325,6 @@ end_iteration_calls (location_t loc, const loop_vars &v)
   append_to_statement_list_force (build_call_expr_loc (loc, end_fn, 1, v.cw),
 				  &list);
   return if_then (loc, is_nonzero (loc, v.on), list);
-}
-
-/* x86-64: each iteration's test and call as one `asm inline volatile`,
-   reaching the runtime through the doors of runtime/entry_x86_64.S.  The
-   code that runs is the portable emission's, but GCC's optimizers carry
-   one opaque statement where they would carry the blocks of a test and a
-   call through every pass: the first 36% of sqlite3.c with every loop
-   marked compiles in 1.06x plain's instructions instead of 1.21x
-   (docs/performance.md).  The asm gives up %rax, %r11,
-   the flags and, with AVX-512, the mask registers (which a call clobbers
-   too); the door saves the rest. */
-
-/* The door set for FNDECL's instruction set, or NULL: not x86-64 LP64 with
-   AT&T syntax and a code model that reaches the GOT; AMX (no door saves
-   tile registers); a function with an
-   instruction set of its own (target, target_clones: the door must save
-   what the function's code may use), or one whose code is generated later
-   under flags this unit does not know (-flto, offloading); indirect
-   branches through thunks (-mindirect-branch), which the asm's jump would
-   bypass; or -fplugin-arg-capture_window-portable. */
-static const char *
-x86_64_doors (tree fndecl)
-{
-#ifdef OPTION_MASK_ISA_AVX512F
-  cl_target_option *target = TREE_TARGET_OPTION (target_option_default_node);
-  HOST_WIDE_INT isa = target->x_ix86_isa_flags;
-  if (cw_portable || !TARGET_LP64_P (isa) || ix86_asm_dialect != ASM_ATT
-      || (target->x_ix86_isa_flags2 & OPTION_MASK_ISA2_AMX_TILE)
-      || (ix86_cmodel != CM_SMALL && ix86_cmodel != CM_SMALL_PIC
-	  && ix86_cmodel != CM_MEDIUM && ix86_cmodel != CM_MEDIUM_PIC)
-      || (ix86_indirect_branch != indirect_branch_keep
-	  && ix86_indirect_branch != indirect_branch_unset)
-      || flag_generate_lto || flag_generate_offload
-      || DECL_FUNCTION_SPECIFIC_TARGET (fndecl)
-      || lookup_attribute ("target_clones", DECL_ATTRIBUTES (fndecl)))
-    return NULL;
-  if (isa & OPTION_MASK_ISA_AVX512F)
-    return "avx512";
-  return (isa & OPTION_MASK_ISA_AVX) ? "avx" : "sse";
-#else
-  (void) fndecl;
-  return NULL;
-#endif
-}
-
-/* __asm__ inline volatile (TEXT : "=&r"/"+r" (on) : "r" (cw) : clobbers);
-   `inline`: the inliner counts it as one instruction, as if it were not
-   there, so that marking a loop does not change what gets inlined. */
-static tree
-door_asm (location_t loc, const char *text, const char *on_constraint,
-	  const loop_vars &v)
-{
-  static const char *const clobbers[] = {
-    "rax", "r11", "cc"
-  };
-  static const char *const masks[] = {
-    "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
-  };
-  tree list = NULL_TREE;
-  for (unsigned i = 0; i < ARRAY_SIZE (clobbers); i++)
-    list = tree_cons (NULL_TREE, asm_string (clobbers[i]), list);
-  if (strcmp (v.doors, "avx512") == 0)
-    for (unsigned i = 0; i < ARRAY_SIZE (masks); i++)
-      list = tree_cons (NULL_TREE, asm_string (masks[i]), list);
-  tree expr = build5_loc (loc, ASM_EXPR, void_type_node, asm_string (text),
-			  asm_operand (on_constraint, v.on),
-			  asm_operand ("r", v.cw), list, NULL_TREE);
-  ASM_VOLATILE_P (expr) = 1;
-  ASM_INLINE_P (expr) = 1;
-  TREE_SIDE_EFFECTS (expr) = 1;
-  return expr;
-}
-
-/* %0 is on, %1 cw.  What runs on every iteration of an inactive loop,
-   and of an active one outside its windows up to the counter, falls
-   through; the rest is in subsection 1 (after the function, in its
-   section: discarded with it when it is a COMDAT copy), so that an
-   inactive loop's iteration costs no taken branch.  The door takes cw in
-   %rax and the address to resume at in %r11, an indirect-branch target
-   (endbr64) in the function itself, so that unwinding from the runtime
-   finds the function's CFI. */
-static tree
-begin_iteration_asm (location_t loc, const loop_vars &v)
-{
-  /* Resumes at 2 with ZF clear iff the runtime returned nonzero. */
-  char text[640];
-  snprintf (text, sizeof text,
-	    "xorl %%k0, %%k0\n\t"
-	    "testq %%1, %%1\n\t"
-	    "jnz 3f\n"
-	    "2:\tendbr64\n\t"
-	    "setnz %%b0\n\t"
-	    ".subsection 1\n"
-	    "3:\tmovq (%%1), %%%%rax\n\t"
-	    "addq $1, (%%1)\n\t"
-	    "cmpq 8(%%1), %%%%rax\n\t"
-	    "jge 4f\n\t"
-	    "xorl %%%%eax, %%%%eax\n\t"
-	    "jmp 2b\n"
-	    "4:\tmovq %%1, %%%%rax\n\t"
-	    "leaq 2b(%%%%rip), %%%%r11\n\t"
-	    "jmp *cw_iter_begin_v2_x86_64_%s@GOTPCREL(%%%%rip)\n\t"
-	    ".subsection 0", v.doors);
-  return door_asm (loc, text, "=&r", v);
-}
-
-static tree
-end_iteration_asm (location_t loc, const loop_vars &v)
-{
-  char text[512];
-  snprintf (text, sizeof text,
-	    "testl %%k0, %%k0\n\t"
-	    "jnz 3f\n"
-	    "2:\tendbr64\n\t"
-	    ".subsection 1\n"
-	    "3:\txorl %%k0, %%k0\n\t"
-	    "movq %%1, %%%%rax\n\t"
-	    "leaq 2b(%%%%rip), %%%%r11\n\t"
-	    "jmp *cw_iter_end_v2_x86_64_%s@GOTPCREL(%%%%rip)\n\t"
-	    ".subsection 0", v.doors);
-  return door_asm (loc, text, "+r", v);
-}
-
-static tree
-begin_iteration (location_t loc, const loop_vars &v)
-{
-  return v.doors ? begin_iteration_asm (loc, v) : begin_iteration_calls (loc, v);
-}
-
-static tree
-end_iteration (location_t loc, const loop_vars &v)
-{
-  return v.doors ? end_iteration_asm (loc, v) : end_iteration_calls (loc, v);
 }
 
 /* Loops whose `continue`s are their own. */
@@ -638,7 +503,6 @@ cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
 			   fndecl);
   v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
   DECL_CHAIN (v.cw) = v.on;
-  v.doors = x86_64_doors (fndecl);
 
   wrap_loop_body (loc, loop, v, fndecl);
 

@@ -22,7 +22,6 @@ struct cw_pending {
 
 /* capture_window.cc */
 extern bool cw_verbose;
-extern bool cw_portable;		  /* -fplugin-arg-...-portable */
 extern bool cw_all_loops;		  /* -fplugin-arg-...-all-loops */
 extern struct cw_pragma cw_all_loops_window;  /* its START:COUNT */
 cw_pending *cw_pending_pragma (unsigned id);

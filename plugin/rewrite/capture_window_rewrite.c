@@ -93,7 +93,7 @@ static int plugin_arguments(struct rw_unit *u, char **flags, int nflags)
       u->verbose = 1;
       continue;
     }
-    if (!strcmp(arg, "portable")) /* what the rewriter always emits */
+    if (!strcmp(arg, "portable")) /* accepted and ignored, as in every front door */
       continue;
     eq = strchr(arg, '=');
     snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),

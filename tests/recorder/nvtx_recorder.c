@@ -196,9 +196,8 @@ static __thread int push_depth;
 /* A tool may use every register the calling convention lets a callee
    clobber, and change errno; this one does both on every push and pop
    (act_as_any_callee), so that instrumented code that kept a value there
-   across the runtime fails its test (the GCC plugin's x86-64 doors,
-   runtime/entry_x86_64.S, must save the registers; the runtime's hooks
-   restore errno). */
+   across the runtime fails its test (tests/hostile/emission_test.py;
+   the runtime's hooks restore errno). */
 #if defined(__x86_64__)
 #define CW_SCRAMBLE_GPRS \
   "movq $-1, %%rax\n\tmovq $-1, %%rcx\n\tmovq $-1, %%rdx\n\tmovq $-1, %%rsi\n\t" \

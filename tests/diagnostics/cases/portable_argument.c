@@ -1,7 +1,7 @@
-/* -fplugin-arg-capture_window-portable is accepted by every front door:
-   the GCC plugin then emits the portable C form instead of its x86-64 asm;
-   the Clang plugin and the rewriter always emit that form. No error, and
-   the loop is still instrumented (the verbose note). */
+/* -fplugin-arg-capture_window-portable is accepted and ignored by every
+   front door (it named the one emission there is now, when the GCC plugin
+   had a second): no error, and the loop is still instrumented (the
+   verbose note). */
 /* { cw-options "-fplugin-arg-capture_window-portable -fplugin-arg-capture_window-verbose" } { cw-strict } */
 void step(int);
 void train(int n) {

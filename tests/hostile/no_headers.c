@@ -1,7 +1,7 @@
 /* no_headers.c - a marked loop that needs no system header, compiled to
  * assembly only: for targets this machine has no C library for (-m32,
- * -mx32), where the plugin must emit the portable form (no door) instead
- * of failing. */
+ * -mx32), whose pointers are not the plugin's own size (abi.h's records
+ * are laid out for the target, not checked against the plugin's). */
 int main(void)
 {
   int sum = 0;

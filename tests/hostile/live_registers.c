@@ -1,14 +1,12 @@
-/* registers.c - values held in registers across every iteration of a
- * marked loop, under an NVTX tool that overwrites every scratch register
+/* live_registers.c - values held in registers across every iteration of
+ * a marked loop, under an NVTX tool that overwrites every scratch register
  * on each push and pop (tests/recorder): each iteration reaches the
- * runtime, so the x86-64 doors (runtime/entry_x86_64.S) must hand back
- * every register the emitted asm does not give up. The body calls
- * nothing, so GCC keeps its values in the caller-saved registers too
- * (%rcx..%r10, %xmm0-15, and with -mavx512f %zmm16-31) and its long
- * double in an x87 register. Compiled as is,
- * with -mavx2 and with -mavx512f; the output must be the plain build's.
- * -DCW_TARGET_ATTRIBUTE gives the function an instruction set of its own,
- * for which the plugin falls back to the portable emission.
+ * runtime, and whatever the emission keeps across it must survive. The
+ * body calls nothing, so without the plugin GCC keeps its values in
+ * registers (on x86-64 a long double in an x87 register too); the output
+ * must be the plain build's (tests/hostile/emission_test.py).
+ * -DCW_TARGET_ATTRIBUTE gives the function an instruction set of its own
+ * (GCC compiles it under other target options than the unit's).
  */
 #include <stdio.h>
 
@@ -24,8 +22,10 @@ enum { NVEC = 12 };
 #endif
 enum { NINT = 10, NDBL = 3 };
 
-#ifdef CW_TARGET_ATTRIBUTE
-__attribute__((target("avx2")))
+#if defined(CW_TARGET_ATTRIBUTE) && defined(__x86_64__)
+__attribute__((target("arch=x86-64-v2")))
+#elif defined(CW_TARGET_ATTRIBUTE) && defined(__aarch64__)
+__attribute__((target("arch=armv8-a")))
 #endif
 __attribute__((noinline)) static void churn(long n, long *ints, double *dbls, vec *vecs,
                                              long double *ld)
