@@ -17,6 +17,7 @@ OUT/measurements.txt for docs/verification.md.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -256,7 +257,7 @@ def cli(opts, args, env=None):
     """Runs cli/capture-window with NSYS = --nsys; returns (status, stdout)."""
     environ = dict(os.environ, NSYS=os.path.abspath(opts.nsys) if os.sep in opts.nsys
                    else opts.nsys, **(env or {}))
-    proc = subprocess.run(["sh", "cli/capture-window", *args], env=environ,
+    proc = subprocess.run([sys.executable, "cli/capture-window", *args], env=environ,
                           capture_output=True, text=True, timeout=300)
     with open(os.path.join(opts.out, "cli.log"), "a") as f:
         f.write(f"$ {' '.join(args)} ({env})\n{proc.stdout}{proc.stderr}[exit {proc.returncode}]\n")
@@ -282,6 +283,19 @@ def check_cli(opts, exe):
     status, stdout = cli(opts, ["check", "--expect", "30:3", out("cli-steps.nsys-rep")])
     verdict("cli check --expect 30:3", status, stdout, 0,
             [r"cli-steps.nsys-rep: ok: 3 steps \(step#30-32\), 3 kernels" + size])
+    # The steady-state test on a real export: each step's launch joined to its kernel.
+    status, stdout = cli(opts, ["check", "--json", out("cli-steps.nsys-rep")])
+    try:
+        got = [(s["step"], s["kernels"], s["names"]) for s in json.loads(stdout)["step_kernels"]]
+    except (ValueError, KeyError, TypeError) as e:
+        got = f"no JSON object ({e}): {stdout[-300:]}"
+    want = [(s, 1, {"tag(int *)": 1}) for s in (30, 31, 32)]
+    check("cli check --json: one kernel launched in each step, by correlation id",
+          status == 0 and got == want, f"exit {status}; step_kernels {got}; want {want}")
+    status, stdout = cli(opts, ["profile", "-o", out("cli-eval"), "--", exe, "50", "eval"])
+    verdict("cli profile of a window with an eval step: not steady state", status, stdout, 1,
+            [r"cli-eval.nsys-rep: step#31 launched 11 kernels, steps 30 and 32 launched 1: "
+             r"not steady state \(eval\? checkpoint\?\)$"])
     status, stdout = cli(opts, ["check", "--expect", "30:2", out("cli-steps.nsys-rep")])
     verdict("cli check --expect 30:2: diagnosis", status, stdout, 1,
             [r"found 3 steps \(step#30-32\), expected 2 \(step#30-31\)$"])
@@ -355,6 +369,11 @@ def check_ranks(opts, build):
     check("ranks: both processes ran to their end", done == 2, f"{done} finished")
     for rank in (0, 1):
         check_rank_report("ranks", out, rank)
+    status, stdout = cli(opts, ["check", f"{out}.0.nsys-rep", f"{out}.1.nsys-rep"])
+    last = stdout.splitlines()[-1:] or [""]
+    check("cli check of both ranks' reports: the same steps",
+          status == 0 and last[0] == "capture-window: all 2 ranks captured the same steps (step#30-32)",
+          f"exit {status}; output {stdout[-600:]}")
 
     out, done = launch("ranks-only1", {"CAPTURE_WINDOW_RANKS": "1"})
     check("ranks CAPTURE_WINDOW_RANKS=1: both processes ran to their end", done == 2, f"{done}")

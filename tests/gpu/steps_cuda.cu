@@ -7,6 +7,8 @@
  *   steps_cuda STEPS threads    two threads in the same marked loop, ordered
  *                               so that thread 0 closes its window while
  *                               thread 1's is still open
+ *   steps_cuda STEPS eval       one thread; step 31 launches 10 kernels more
+ *                               (an eval inside the window: not steady state)
  *
  * Prints "steps_cuda: done" last, so a check can tell whether nsys let the
  * program run to its end.
@@ -25,6 +27,8 @@ __global__ void tag(int *sink) {
 
 static std::atomic<int> progress[2]; /* highest step begun, per thread */
 static bool ordered;
+static int eval_step = -1; /* this step launches EVAL_KERNELS more */
+enum { EVAL_KERNELS = 10 };
 
 static void wait_until(int thread, int step) {
   while (progress[thread].load() < step) std::this_thread::yield();
@@ -45,6 +49,7 @@ static void run_steps(int thread, int steps, int *sink) {
   for (int step = 0; step < steps; step++) {
     keep_order(thread, step);
     tag<<<1000 * (thread + 1) + step, 32>>>(sink);
+    for (int k = 0; step == eval_step && k < EVAL_KERNELS; k++) tag<<<1, 32>>>(sink);
     cudaDeviceSynchronize();
   }
   progress[thread].store(1 << 30);
@@ -53,6 +58,7 @@ static void run_steps(int thread, int steps, int *sink) {
 int main(int argc, char **argv) {
   int steps = argc > 1 ? atoi(argv[1]) : 50;
   ordered = argc > 2 && strcmp(argv[2], "threads") == 0;
+  if (argc > 2 && strcmp(argv[2], "eval") == 0) eval_step = 31;
   int *sink;
   if (cudaMalloc(&sink, sizeof *sink) != cudaSuccess) {
     fprintf(stderr, "steps_cuda: no usable GPU\n");

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""make_fixtures.py - the SQLite exports that fake-nsys serves for the CLI tests.
+
+Each fixture is what `nsys export --type sqlite` (2025.3.1) writes for one
+report, cut down to the tables and columns capture-window reads, under
+their real names (schema of docs.nvidia.com/nsight-systems, "SQLite Export
+Schema Reference"):
+
+  StringIds (id, value)                  every name below is an id into it
+  NVTX_EVENTS (start, end, eventType, text, globalTid, textId, domainId)
+      eventType 59: a push/pop range; text NULL and textId set for a
+      registered string (the runtime's window range); domainId 0: the
+      default domain; eventType 75 names a domain
+  CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,
+      correlationId, nameId, returnValue)  CUDA API calls
+  CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,
+      correlationId, globalPid, demangledName, shortName, gridX, ...)
+
+As in nsys, a table with no rows is not created, a thread's globalTid is
+(pid << 24) | tid and its process's globalPid is pid << 24. A kernel runs
+on the GPU well after its launch, after the step that launched it has
+ended, as in a real pipelined step; the kernel is joined to its launch by
+correlationId.
+
+Usage: make_fixtures.py OUT.sqlite FIXTURE[@PID]   (fake-nsys calls build())
+       make_fixtures.py --list
+"""
+import contextlib
+import sqlite3
+import sys
+
+NVTX_PUSH_POP_RANGE = 59
+NVTX_DOMAIN_CREATE = 75
+LAUNCH = "cudaLaunchKernel_v7000"
+GEMM = ("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8>"
+        "(T1::Params)", "Kernel2")
+FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+        "at::detail::Array<char *, 1>>(int, T2, T3)", "vectorized_elementwise_kernel")
+ALLREDUCE = ("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm *, unsigned long, ncclWork *)",
+             "ncclDevKernel_AllReduce_Sum_bf16_RING_LL")
+TAG = ("tag(int *)", "tag")
+FORWARD = ("forward(float *, int, float)", "forward")
+BACKWARD = ("backward(float *, int)", "backward")
+
+SCHEMA = {
+    "StringIds": "id INTEGER PRIMARY KEY, value TEXT NOT NULL",
+    "NVTX_EVENTS": "start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, "
+                   "text TEXT, globalTid INTEGER, textId INTEGER, domainId INTEGER",
+    "CUPTI_ACTIVITY_KIND_RUNTIME": "start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                                   "eventClass INTEGER NOT NULL, globalTid INTEGER, "
+                                   "correlationId INTEGER, nameId INTEGER NOT NULL, "
+                                   "returnValue INTEGER NOT NULL",
+    "CUPTI_ACTIVITY_KIND_KERNEL": "start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                                  "deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, "
+                                  "streamId INTEGER NOT NULL, correlationId INTEGER, "
+                                  "globalPid INTEGER, demangledName INTEGER NOT NULL, "
+                                  "shortName INTEGER NOT NULL, gridX INTEGER NOT NULL, "
+                                  "gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL",
+}
+DEFAULT_PID = 4100
+
+
+class Report:
+    """The rows of one report, built by threads that advance their own clocks."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.rows = {table: [] for table in SCHEMA}
+        self.strings = {}
+        self.correlations = {}   # per process, as in CUDA
+        self.gpu_clock = 0
+
+    def string(self, value):
+        if value not in self.strings:
+            self.strings[value] = len(self.strings) + 1
+            self.rows["StringIds"].append((self.strings[value], value))
+        return self.strings[value]
+
+    def thread(self, tid, start=1_000_000, pid=None):
+        return Thread(self, tid, start, pid or self.pid)
+
+    def domain(self, name, domain_id):
+        self.rows["NVTX_EVENTS"].append((0, None, NVTX_DOMAIN_CREATE, name, self.pid << 24,
+                                         None, domain_id))
+
+    def write(self, path):
+        db = sqlite3.connect(path)
+        for table, columns in SCHEMA.items():
+            rows = self.rows[table]
+            if rows:
+                db.execute(f"CREATE TABLE {table} ({columns})")
+                marks = ", ".join("?" * len(rows[0]))
+                db.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+        db.commit()
+        db.close()
+
+
+class Thread:
+    """One CPU thread: its NVTX ranges and CUDA calls, at its own clock (ns)."""
+
+    def __init__(self, report, tid, start, pid):
+        self.report, self.clock, self.pid = report, start, pid
+        self.gtid = (pid << 24) | tid
+
+    def tick(self, ns=1000):
+        self.clock += ns
+        return self.clock
+
+    @contextlib.contextmanager
+    def range(self, text, registered=False, domain=0):
+        """A push/pop range around the block's events."""
+        start = self.tick()
+        yield
+        text_id = self.report.string(text) if registered else None
+        self.report.rows["NVTX_EVENTS"].append(
+            (start, self.tick(), NVTX_PUSH_POP_RANGE, None if registered else text,
+             self.gtid, text_id, domain))
+
+    def call(self, name, correlation=None):
+        """A CUDA API call; its correlation id."""
+        report = self.report
+        if correlation is None:
+            correlation = report.correlations[self.pid] = report.correlations.get(self.pid, 0) + 1
+        start = self.tick()
+        report.rows["CUPTI_ACTIVITY_KIND_RUNTIME"].append(
+            (start, self.tick(500), 1, self.gtid, correlation, report.string(name), 0))
+        return correlation
+
+    def launch(self, kernel, times=1):
+        """cudaLaunchKernel of KERNEL (demangled, short name) TIMES times; each
+        kernel runs 5 ms after its launch."""
+        report = self.report
+        for _ in range(times):
+            correlation = self.call(LAUNCH)
+            start = max(self.clock + 5_000_000, report.gpu_clock)
+            report.gpu_clock = start + 2000
+            report.rows["CUPTI_ACTIVITY_KIND_KERNEL"].append(
+                (start, start + 2000, 0, 1, 7, correlation, self.pid << 24,
+                 report.string(kernel[0]), report.string(kernel[1]), 1000 + correlation, 1, 1))
+
+    def loop(self, steps, kernels, label="step", window=True):
+        """A window range LABEL around steps LABEL#i, each launching KERNELS
+        ((kernel, times) pairs, or a function of the step giving them)."""
+        with contextlib.ExitStack() as stack:
+            if window:
+                stack.enter_context(self.range(label, registered=True))
+            for i in steps:
+                with self.range(f"{label}#{i}"):
+                    for kernel, times in (kernels(i) if callable(kernels) else kernels):
+                        self.launch(kernel, times)
+                    self.call("cudaStreamSynchronize_v3020")
+
+
+# ---------------------------------------------------------------- the fixtures
+
+def window(r):
+    """Steps 30-32 of 510 kernels each, one more launched in the window before
+    step 30 and one after step 32, user ranges and ranges of other domains
+    (one named step#7)."""
+    main = r.thread(101)
+    r.domain("NCCL", 1)
+    r.domain("mydomain", 2)
+    with main.range("step", registered=True):
+        main.launch(ALLREDUCE)
+        main.loop(range(30, 33), [(GEMM, 128), (FILL, 256), (ALLREDUCE, 126)], window=False)
+        main.launch(ALLREDUCE)
+        for _ in range(3):
+            with main.range("forward"), main.range("ncclAllReduce", domain=1):
+                main.call("cudaMemcpyAsync_v3020")
+        with main.range("step#7", domain=2):
+            pass
+
+
+def threads(r):
+    """Two threads' windows 30-32 at the same time; the thread whose window
+    closed first goes on with steps 33-36; a third thread launches 6 kernels
+    in no range. 2 kernels a step: 26 kernels."""
+    first = r.thread(102)
+    first.loop(range(30, 33), [(TAG, 2)])
+    first.loop(range(33, 37), [(TAG, 2)], window=False)
+    r.thread(101, start=1_003_000).loop(range(30, 33), [(TAG, 2)])
+    r.thread(103).launch(TAG, 6)
+
+
+def nokernels(r):
+    r.thread(101).loop(range(30, 33), [])
+
+
+def four(r):
+    r.thread(101).loop(range(30, 34), [(TAG, 1)])
+
+
+def merged(r):
+    main = r.thread(101)
+    main.loop(range(10, 12), [(TAG, 1)])
+    main.loop(range(40, 43), [(TAG, 1)])
+
+
+def noranges(r):
+    main = r.thread(101)
+    for _ in range(3):
+        with main.range("forward"):
+            main.launch(TAG)
+
+
+def eval_loop(r):
+    """A loop labelled eval, steps 5-6 of 4 kernels; steps 0-1 of another loop."""
+    main = r.thread(101)
+    main.loop(range(5, 7), [(FORWARD, 2), (BACKWARD, 2)], label="eval")
+    main.loop(range(0, 2), [], window=False)
+
+
+def stepsoff(r):
+    """CAPTURE_WINDOW_STEPS=off: the window range only, 3 kernels."""
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        main.launch(TAG, 3)
+
+
+def repeat1(r):
+    r.thread(101).loop(range(10, 12), [(TAG, 1)])
+
+
+def repeat2(r):
+    r.thread(101, start=9_000_000).loop(range(40, 43), [(TAG, 1)])
+
+
+def eval_step(r):
+    """Step 31 runs an evaluation: 1,512 kernels; steps 30 and 32 launch 497."""
+    def kernels(i):
+        return [(GEMM, 1000), (FILL, 512)] if i == 31 else [(GEMM, 241), (FILL, 256)]
+    r.thread(101).loop(range(30, 33), kernels)
+
+
+def other_kernels(r):
+    """Steps 30-33 launch 4 kernels each, but step 32 other ones."""
+    def kernels(i):
+        return [(FORWARD, 2), (FILL, 2)] if i == 32 else [(FORWARD, 2), (BACKWARD, 2)]
+    r.thread(101).loop(range(30, 34), kernels)
+
+
+def thread_step(r):
+    """Two threads, steps 30-32: thread 102's step 30 launches 3 kernels, not 1."""
+    r.thread(101).loop(range(30, 33), [(TAG, 1)])
+    r.thread(102).loop(range(30, 33), lambda i: [(TAG, 3 if i == 30 else 1)])
+
+
+def graph(r):
+    """Steps 30-32, each one cudaGraphLaunch that runs 3 kernels (one correlation id)."""
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        for i in range(30, 33):
+            with main.range(f"step#{i}"):
+                correlation = main.call("cudaGraphLaunch_v10000")
+                for k, kernel in enumerate((FORWARD, BACKWARD, FILL)):
+                    start = main.clock + 5_000_000 + 3000 * k
+                    r.rows["CUPTI_ACTIVITY_KIND_KERNEL"].append(
+                        (start, start + 2000, 0, 1, 7, correlation, r.pid << 24,
+                         r.string(kernel[0]), r.string(kernel[1]), 1, 1, 1))
+
+
+def child(r):
+    """Steps 30-32 of 1 kernel; a child process, traced too, launches 2
+    kernels with the same correlation ids as the first two of the parent."""
+    r.thread(101).loop(range(30, 33), [(TAG, 1)])
+    r.thread(7, pid=4200).launch(TAG, 2)
+
+
+def late(r):
+    """A rank whose window opened one step late: steps 31-33."""
+    r.thread(101).loop(range(31, 34), [(TAG, 2)])
+
+
+def rank(r):
+    """One rank's window: steps 30-32 of 2 kernels."""
+    r.thread(101).loop(range(30, 33), [(TAG, 2)])
+
+
+FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four": four,
+            "merged": merged, "noranges": noranges, "eval": eval_loop, "stepsoff": stepsoff,
+            "repeat1": repeat1, "repeat2": repeat2, "eval_step": eval_step,
+            "other_kernels": other_kernels, "thread_step": thread_step, "graph": graph, "child": child,
+            "late": late, "rank": rank}
+
+
+def build(spec, path):
+    """Writes fixture SPEC ("NAME" or "NAME@PID": the process id) to PATH;
+    False if there is no such fixture."""
+    name, _, pid = spec.partition("@")
+    if name not in FIXTURES:
+        return False
+    report = Report(int(pid) if pid else DEFAULT_PID)
+    FIXTURES[name](report)
+    report.write(path)
+    return True
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(f"{n}: {(f.__doc__ or '').split(chr(10))[0]}" for n, f in FIXTURES.items()))
+    elif len(sys.argv) != 3 or not build(sys.argv[2], sys.argv[1]):
+        sys.exit(__doc__.split("\n\n")[-1])
