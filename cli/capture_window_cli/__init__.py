@@ -1,0 +1,32 @@
+"""capture-window - profile a program's capture windows with Nsight Systems
+and check what the reports hold.
+
+  capture-window profile [-o NAME] [--label L] [--expect START:COUNT]
+                         [--nsys-args 'OPTIONS'] [NSYS-OPTION...] [--] PROGRAM [ARG...]
+  capture-window check [--label L] [--expect START:COUNT] [--json] REPORT.nsys-rep...
+
+profile runs
+  nsys profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop \\
+               -f true -o NAME[.%q{RANK}] [NSYS-OPTIONS] PROGRAM ARG...
+(--capture-range-end=repeat:N when CAPTURE_WINDOW holds N windows; an
+option given in NSYS-OPTIONS replaces the default for it), then checks each
+report. NAME defaults to PROGRAM's file name. When a rank variable is set
+(RANK, OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID: the first
+set, as the runtime reads them), each rank writes NAME.<rank>.nsys-rep.
+If the words hold `--`, everything before it is options; otherwise the
+program is the first word that does not start with `-`.
+
+check exports each report with `nsys export --type sqlite` (REPORT.sqlite
+beside it) and prints one verdict per report, e.g.
+  train.nsys-rep: ok: 3 steps (step#30-32), 1,532 kernels, 4.2 MB
+  train.nsys-rep: step#31 launched 1,512 kernels, steps 30 and 32 launched
+    497: not steady state (eval? checkpoint?)
+The kernels of a step are those its thread launched inside the step's range.
+Reports of several processes (ranks) are compared: a line per rank, then
+whether every rank captured the same steps. --json prints one JSON object
+per report (and one for the ranks) instead.
+
+NSYS names the nsys to run (default: nsys on PATH). Exit status: 0 all
+reports ok, 1 a report failed its check (or nsys failed), 2 bad usage.
+The manual: docs/cli.md.
+"""

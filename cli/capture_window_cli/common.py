@@ -1,0 +1,70 @@
+"""common.py - what the commands share: usage errors, the nsys to run,
+numbers and ranges as the verdicts write them."""
+import os
+import re
+
+from . import __doc__ as HELP
+
+ME = "capture-window"
+
+
+class Usage(Exception):
+    """Bad usage: the message (if any) is printed, the exit status is 2."""
+
+
+def usage():
+    return Usage("\n".join(HELP.splitlines()[3:6]))
+
+
+def nsys_command():
+    return os.environ.get("NSYS") or "nsys"
+
+
+def human(size):
+    """4.2 MB, 63.9 kB, 812 bytes."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
+
+
+def commas(n):
+    return f"{n:,}"
+
+
+def spans(indexes):
+    """Sorted unique indexes as ranges: "30-32" or "10-11,40-42"."""
+    pieces, run = [], []
+    for i in sorted(set(indexes)):
+        if run and i != run[-1] + 1:
+            pieces.append(run)
+            run = []
+        run.append(i)
+    if run:
+        pieces.append(run)
+    return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in pieces)
+
+
+def and_list(indexes):
+    """30 and 32; 30-32; 10-11, 20 and 40-42."""
+    pieces = spans(indexes).split(",")
+    return pieces[0] if len(pieces) == 1 else ", ".join(pieces[:-1]) + " and " + pieces[-1]
+
+
+def parse_expect(spec):
+    """START:COUNT (START may be "*": wherever the run starts it) -> (start, count)."""
+    m = re.fullmatch(r"(\*|[0-9]+):([0-9]+)", spec)
+    if not m:
+        raise Usage(f"{ME}: --expect takes START:COUNT, got '{spec}'")
+    if int(m.group(2)) < 1:
+        raise Usage(f"{ME}: --expect COUNT must be >= 1, got '{spec}'")
+    return (None if m.group(1) == "*" else int(m.group(1))), int(m.group(2))
+
+
+def option_value(args, i, name):
+    """The value of option args[i] (NAME VALUE or NAME=VALUE) and the next index."""
+    if args[i] == name:
+        if i + 1 >= len(args):
+            raise usage()
+        return args[i + 1], i + 2
+    return args[i][len(name) + 1:], i + 1

@@ -1,0 +1,171 @@
+"""profile.py - `profile`: nsys aimed at the program's capture windows,
+then `check` of each report it wrote."""
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+from .common import ME, Usage, parse_expect, option_value, nsys_command
+from .report import check_report
+
+RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")
+
+
+def rank_variable():
+    """The rank variable the runtime reads: the first of them that is set."""
+    return next((v for v in RANK_VARIABLES if os.environ.get(v)), None)
+
+
+def rank_selected(rank, spec):
+    """Whether CAPTURE_WINDOW_RANKS=SPEC opens windows in RANK (None: a form
+    this command does not know)."""
+    if spec in ("", "all"):
+        return True
+    for item in spec.split(","):
+        m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", item)
+        if not m:
+            return None
+        if int(m.group(1)) <= rank <= int(m.group(2) or m.group(1)):
+            return True
+    return False
+
+
+def window_plan():
+    """From CAPTURE_WINDOW and CAPTURE_WINDOW_SIGNAL: the --capture-range-end
+    nsys needs (stop for one window, repeat:N for N, repeat for as many as
+    come) and the (START, COUNT) each report should hold, in order (START
+    None where the run decides it; no list when the windows are unbounded)."""
+    items = [w for w in os.environ.get("CAPTURE_WINDOW", "").split(",") if w not in ("", "off")]
+    items.sort(key=lambda w: int(re.match(r"[0-9]*", w).group() or 0))
+    expects, unbounded = [], bool(os.environ.get("CAPTURE_WINDOW_SIGNAL"))
+    for w in items:
+        auto = re.fullmatch(r"auto:([0-9]+)", w)
+        one = re.fullmatch(r"([0-9]+):([0-9]+)", w)
+        every = re.fullmatch(r"([0-9]+):([0-9]+)/([0-9]+)x([0-9]+)", w)
+        if auto:
+            expects.append((None, int(auto.group(1))))
+        elif one:
+            expects.append((int(one.group(1)), int(one.group(2))))
+        elif every:
+            start, count, period, times = map(int, every.groups())
+            expects += [(start + k * period, count) for k in range(times)]
+        else:             # START:COUNT/EVERY, or a form unknown here
+            unbounded = True
+    if unbounded:
+        return "repeat", []
+    return ("repeat:%d" % len(expects) if len(expects) > 1 else "stop"), expects
+
+
+def parse_profile(args):
+    """profile's words -> (name, label, expect, nsys options, program words)."""
+    name, label, expect, nsys_opts = None, "step", None, []
+    dashdash = "--" in args
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if a in ("-o", "--output") or a.startswith("--output="):
+            name, i = option_value(args, i, a.split("=")[0])
+        elif a.startswith("-o"):
+            name, i = a[2:], i + 1
+        elif a == "--label" or a.startswith("--label="):
+            label, i = option_value(args, i, "--label")
+        elif a == "--expect" or a.startswith("--expect="):
+            expect, i = option_value(args, i, "--expect")
+        elif a == "--nsys-args" or a.startswith("--nsys-args="):
+            words, i = option_value(args, i, "--nsys-args")
+            nsys_opts += words.split()
+        elif a.startswith("-") or dashdash:
+            nsys_opts.append(a)
+            i += 1
+        else:
+            break
+    program = args[i:]
+    if not program:
+        raise Usage(f"{ME}: profile: no program given")
+    return name, label, parse_expect(expect) if expect else None, nsys_opts, program
+
+
+def defaults_for(nsys_opts, range_end):
+    """The nsys options profile adds, each unless the user gave that option."""
+    def given(*names):
+        return any(w in names or any(w.startswith(n + "=") for n in names if n.startswith("--"))
+                   for w in nsys_opts)
+    out = []
+    if not given("-t", "--trace"):
+        out += ["-t", "cuda,nvtx"]
+    if not given("-c", "--capture-range"):
+        out += ["-c", "cudaProfilerApi"]
+    if not given("--capture-range-end"):
+        out += [f"--capture-range-end={range_end}"]
+    if not given("-f", "--force-overwrite"):
+        out += ["-f", "true"]
+    return out
+
+
+def written_reports(stem):
+    """STEM.nsys-rep, or STEM.1.nsys-rep, STEM.2.nsys-rep ... in window order."""
+    found = [stem + ".nsys-rep"] if os.path.isfile(stem + ".nsys-rep") else []
+    numbered = [p for p in glob.glob(glob.escape(stem) + ".[0-9]*.nsys-rep")
+                if re.fullmatch(r"[0-9]+", p[len(stem) + 1: -len(".nsys-rep")])]
+    return found + sorted(numbered, key=lambda p: int(p[len(stem) + 1: -len(".nsys-rep")]))
+
+
+def none_due():
+    """Why this process writes no report, when the runtime will open no window."""
+    if os.environ.get("CAPTURE_WINDOW") == "off":
+        return "CAPTURE_WINDOW=off"
+    ranks = os.environ.get("CAPTURE_WINDOW_RANKS")
+    var = rank_variable()
+    rank = int(os.environ[var]) if var and os.environ[var].isdigit() else 0
+    if ranks and rank_selected(rank, ranks) is False:
+        return f"rank {rank} is not in CAPTURE_WINDOW_RANKS={ranks}"
+    return None
+
+
+def cmd_profile(args):
+    name, label, wanted, nsys_opts, program = parse_profile(args)
+    name = name or os.path.basename(program[0])
+    range_end, windows = window_plan()
+    var = rank_variable()
+    stem, output = name, name
+    if var:
+        stem, output = f"{name}.{os.environ[var]}", f"{name}.%q{{{var}}}"
+    for stale in written_reports(stem):      # a repeat run's STEM.k.nsys-rep too
+        os.remove(stale)
+    command = [nsys_command(), "profile", *defaults_for(nsys_opts, range_end), "-o", output,
+               *nsys_opts, *program]
+    print(f"{ME}: {shlex.join(command)}", file=sys.stderr)
+    sys.stdout.flush()
+    try:
+        nsys_status = subprocess.call(command)
+    except OSError as e:
+        print(f"{ME}: cannot run {command[0]}: {e}", file=sys.stderr)
+        return 1
+    reason = none_due()
+    reports = written_reports(stem)
+    status = 0
+    if not reports and reason:
+        print(f"{ME}: no report, as expected: {reason}")
+    elif not reports:
+        print(f"{ME}: no report from nsys (exit status {nsys_status}): the window never opened. "
+              "Was the program built with the capture-window plugin, does the marked loop reach "
+              "START, and did CAPTURE_WINDOW_LOOPS leave it active?")
+        status = 1
+    else:
+        for k, report in enumerate(reports):
+            expect = wanted or (windows[k] if k < len(windows) else None)
+            r = check_report(report, label, expect)
+            print(f"{report}: {r['verdict']}")
+            status = status if r["ok"] else 1
+        if reason:
+            print(f"{ME}: reports although {reason}")
+            status = 1
+    if nsys_status != 0:
+        print(f"{ME}: nsys exited with status {nsys_status}", file=sys.stderr)
+        status = status or nsys_status
+    return status
