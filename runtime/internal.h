@@ -55,6 +55,7 @@ struct cw_config {
   long long auto_count;      /* CAPTURE_WINDOW=auto:COUNT; 0 = not automatic */
   int signal_number;         /* CAPTURE_WINDOW_SIGNAL; 0 = none */
   long long align;           /* CAPTURE_WINDOW_ALIGN; 1 = none */
+  long long count;           /* CAPTURE_WINDOW_COUNT; 0 = each pragma's COUNT */
   int steps;                 /* CW_STEPS_* */
   struct cw_loop_selector *loops; /* NULL = every marked loop */
   size_t n_loops;

@@ -250,7 +250,7 @@ static bool parse_self_check(const char *value) {
   return parse_flag(value, &self_check_setting);
 }
 
-/* ---- CAPTURE_WINDOW_SIGNAL / _ALIGN / _STEPS --------------------------- */
+/* ---- CAPTURE_WINDOW_SIGNAL / _ALIGN / _COUNT / _STEPS ------------------- */
 
 static bool parse_signal(const char *value) {
   if (strncmp(value, "SIG", 3) == 0) value += 3;
@@ -262,6 +262,10 @@ static bool parse_signal(const char *value) {
 
 static bool parse_align(const char *value) {
   return parse_count(value, value + strlen(value), &cw_config.align) && cw_config.align >= 1;
+}
+
+static bool parse_count_setting(const char *value) {
+  return parse_count(value, value + strlen(value), &cw_config.count) && cw_config.count >= 1;
 }
 
 static bool parse_steps(const char *value) {
@@ -292,6 +296,7 @@ static const struct option options[] = {
     {"CAPTURE_WINDOW_VERBOSE", "0 or 1", parse_verbose},
     {"CAPTURE_WINDOW_SIGNAL", "USR1 or USR2", parse_signal},
     {"CAPTURE_WINDOW_ALIGN", "a positive integer", parse_align},
+    {"CAPTURE_WINDOW_COUNT", "a positive integer", parse_count_setting},
     {"CAPTURE_WINDOW_STEPS", "all, window or off", parse_steps},
     {"CAPTURE_WINDOW_SELFCHECK", "0 or 1", parse_self_check},
 };

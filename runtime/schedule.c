@@ -55,7 +55,7 @@ static long long next_window_start(const struct cw_window *windows, size_t n, lo
    iteration that needs a decision. */
 static long long attention(struct cw_loop *loop) {
   long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
-  long long lead = loop->plan_start == next ? loop->plan_count : loop->site->count;
+  long long lead = loop->plan_start == next ? loop->plan_count : loop->own.count;
   loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
                     : next > lead                              ? next - lead
                                                                : 0;
@@ -67,7 +67,10 @@ static long long attention(struct cw_loop *loop) {
 
 long long cw_plan_init(struct cw_loop *loop) {
   const struct cw_site_v2 *site = loop->site;
-  loop->own = (struct cw_window){site->start, site->count, 0, 0};
+  /* The pragma's window; CAPTURE_WINDOW_COUNT replaces its COUNT (signal
+     windows take that COUNT too). */
+  long long count = cw_config.count ? cw_config.count : site->count;
+  loop->own = (struct cw_window){site->start, count, 0, 0};
   if (cw_config.windows) {
     loop->windows = cw_config.windows;
     loop->n_windows = cw_config.n_windows;
@@ -106,7 +109,7 @@ long long cw_plan_signal(struct cw_loop *loop, long long i) {
   if (cw_config.verbose)
     cw_log("signal: loop '%s' (%s:%u) window of %lld armed at iteration %lld (signal seen "
            "at %lld, align %lld), thread %ld",
-           site->label, site->file, site->line, site->count, at, i, align, cw_thread_id());
+           site->label, site->file, site->line, loop->own.count, at, i, align, cw_thread_id());
   return attention(loop);
 }
 

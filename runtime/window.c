@@ -242,7 +242,7 @@ static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
       }
     } else if (i == loop->plan_start || i == loop->signal_start) {
       long long count = i == loop->plan_start ? loop->plan_count : 0;
-      if (i == loop->signal_start && loop->site->count > count) count = loop->site->count;
+      if (i == loop->signal_start && loop->own.count > count) count = loop->own.count;
       open_window(loop, i, count, i == loop->signal_start ? " (signal)" : "");
     }
     /* Windows starting inside this one are skipped. */

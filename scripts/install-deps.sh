@@ -2,9 +2,9 @@
 # Installs the Debian packages the build needs, only those that are missing.
 set -euo pipefail
 # libclang-rt-14-dev: the sanitizer and libFuzzer runtimes (tests/fuzz, tests/sanitize);
-# shellcheck: tests/cli; gdb: tests/hostile (backtrace).
+# shellcheck: tests/cli; gdb: tests/hostile (backtrace); openmpi-bin, libopenmpi-dev: tests/ranks.
 packages=(gcc-12-plugin-dev libclang-14-dev clang-14 libclang-rt-14-dev cmake ninja-build
-          pkg-config python3 shellcheck gdb)
+          pkg-config python3 shellcheck gdb openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -4,6 +4,8 @@ and check what the reports hold.
   capture-window profile [-o NAME] [--label L] [--expect START:COUNT]
                          [--nsys-args 'OPTIONS'] [NSYS-OPTION...] [--] PROGRAM [ARG...]
   capture-window check [--label L] [--expect START:COUNT] [--json] REPORT.nsys-rep...
+  capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]
+                         [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]
 
 profile runs
   nsys profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop \\
@@ -26,7 +28,12 @@ Reports of several processes (ranks) are compared: a line per rank, then
 whether every rank captured the same steps. --json prints one JSON object
 per report (and one for the ranks) instead.
 
-NSYS names the nsys to run (default: nsys on PATH). Exit status: 0 all
+profile --tool ncu runs Nsight Compute on one step of each marked loop
+(CAPTURE_WINDOW_COUNT=1; --steps N, --window START:COUNT for others):
+  ncu --nvtx --profile-from-start off -f -o NAME [NCU-OPTIONS] PROGRAM ARG...
+then checks that NAME.ncu-rep holds kernels, all from the window's steps.
+
+NSYS names the nsys to run (default: nsys on PATH), NCU the ncu. Exit status: 0 all
 reports ok, 1 a report failed its check (or nsys failed), 2 bad usage.
 The manual: docs/cli.md.
 """

@@ -127,7 +127,24 @@ def none_due():
     return None
 
 
+def take_tool(args):
+    """--tool nsys|ncu (before any '--') and the other words."""
+    for k, a in enumerate(args):
+        if a == "--":
+            break
+        if a == "--tool" or a.startswith("--tool="):
+            tool, after = option_value(args, k, "--tool")
+            if tool not in ("nsys", "ncu"):
+                raise Usage(f"{ME}: --tool takes nsys or ncu, got '{tool}'")
+            return tool, args[:k] + args[after:]
+    return "nsys", args
+
+
 def cmd_profile(args):
+    tool, args = take_tool(args)
+    if tool == "ncu":
+        from .ncu import profile_ncu   # ncu.py uses this module's rank helpers
+        return profile_ncu(args)
     name, label, wanted, nsys_opts, program = parse_profile(args)
     name = name or os.path.basename(program[0])
     range_end, windows = window_plan()

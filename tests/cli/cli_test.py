@@ -306,14 +306,16 @@ def usage_cases():
         failures.append("--help lacks check's usage")
 
 
-def main():
+def run_all(prog, groups):
+    """Runs each group of cases in a scratch folder holding ./prog, a shell
+    script of text PROG; the exit status of the whole."""
     work = tempfile.mkdtemp(prefix="cw-cli-")
     try:
         os.chdir(work)
         with open("prog", "w") as f:
-            f.write('#!/bin/sh\necho "prog: $*"\nexit ${PROG_EXIT:-0}\n')
+            f.write(prog)
         os.chmod("prog", 0o755)
-        for cases in (check_cases, steady_cases, json_cases, rank_cases, profile_cases, usage_cases):
+        for cases in groups:
             cases()
     finally:
         os.chdir("/")
@@ -326,4 +328,5 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_all('#!/bin/sh\necho "prog: $*"\nexit ${PROG_EXIT:-0}\n',
+                     (check_cases, steady_cases, json_cases, rank_cases, profile_cases, usage_cases)))

@@ -92,6 +92,10 @@
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW_ALIGN='0' is invalid (expected a positive integer); capture is off for this run
 //
+// cw-run: CAPTURE_WINDOW_COUNT=0 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_COUNT='0' is invalid (expected a positive integer); capture is off for this run
+//
 // cw-run: CAPTURE_WINDOW_STEPS=some --mode=off
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW_STEPS='some' is invalid (expected all, window or off); capture is off for this run

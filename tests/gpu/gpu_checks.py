@@ -5,7 +5,7 @@ Run on a machine with an NVIDIA GPU and nsys, from the repository root, after
 the programs were built here (scripts/build.sh builds them):
 
     python3 tests/gpu/gpu_checks.py [--build build] [--nsys nsys] [--out DIR]
-                                    [--parts static,shared,samples,sizes,cli,ranks]
+                                    [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu]
 
 Every check profiles a program built by nvcc with the GCC plugin, exports the
 report with `nsys export --type sqlite` and compares the kernels (told apart
@@ -13,9 +13,12 @@ by gridX: step s of thread t launches gridX = 1000 * (t + 1) + s) and the
 NVTX push/pop ranges with what the window must hold. Prints PASS/FAIL per
 check, then "N passed, M failed"; exits 1 on any failure. Measurements
 (report sizes, kernels per window, nvtx_sum of one capture) go to
-OUT/measurements.txt for docs/verification.md.
+OUT/measurements.txt for docs/verification.md. The ncu part runs
+`capture-window profile --tool ncu` with the real Nsight Compute (--ncu,
+default /usr/local/cuda/bin/ncu) and reads each report's kernels back.
 """
 import argparse
+import csv
 import glob
 import json
 import os
@@ -325,6 +328,60 @@ def check_cli(opts, exe):
              r"\(also step#33-\d+ of threads whose window closed first\)$"])
 
 
+def ncu_kernels(opts, report, *options):
+    """(grid x, kernel name) of each kernel of an ncu report, from its raw page."""
+    proc = subprocess.run([opts.ncu, "--import", report, "--csv", "--page", "raw", "--metrics",
+                           "launch__grid_size", *options], capture_output=True, text=True, timeout=300)
+    lines = proc.stdout.splitlines()
+    start = next((k for k, x in enumerate(lines) if x.startswith('"ID",')), len(lines))
+    return [(int(re.match(r"\((\d+)", r["Grid Size"]).group(1)), r["Kernel Name"])
+            for r in csv.DictReader(lines[start:]) if r["ID"].isdigit()]
+
+
+def check_ncu(opts, exe):
+    """capture-window profile --tool ncu with the real ncu: the kernels profiled
+    are exactly those of the window's steps, told by their grid size."""
+    out = lambda name: os.path.join(opts.out, name)  # noqa: E731
+    ncu = {"NCU": opts.ncu}
+    # Each run's kernels as (gridX, step): gridX = 1000 + step; the eval
+    # step launches 10 kernels more, of gridX 1.
+    one = lambda *steps: [(1000 + s, s) for s in steps]  # noqa: E731
+    runs = [("ncu-one", [], [], one(30)),
+            ("ncu-full", ["--steps", "3", "--set", "full"], [], one(30, 31, 32)),
+            ("ncu-window", ["--window", "40:2"], [], one(40, 41)),
+            ("ncu-app-replay", ["--replay-mode", "application"], [], one(30)),
+            ("ncu-eval", ["--steps", "3"], ["eval"], one(30, 31, 32) + [(1, 31)] * 10)]
+    for name, options, args, want in runs:
+        for stale in glob.glob(out(name) + ".*"):
+            os.remove(stale)
+        status, stdout = cli(opts, ["profile", "--tool", "ncu", "-o", out(name), *options, "--",
+                                    exe, "50", *args], ncu)
+        report = out(name) + ".ncu-rep"
+        got = ncu_kernels(opts, report) if os.path.exists(report) else []
+        steps = sorted({s for _, s in want})
+        shown = f"{steps[0]}-{steps[-1]}" if len(steps) > 1 else f"{steps[0]}"
+        verdict = (f"ok: {len(steps)} step{'s' * (len(steps) > 1)} (step#{shown}), "
+                   f"{len(want)} kernel{'s' * (len(want) > 1)}, ")
+        grids = sorted(g for g, _ in want)
+        check(f"ncu {' '.join(options + args) or 'defaults'}: the kernels of steps {shown} only",
+              status == 0 and sorted(g for g, _ in got) == grids and verdict in stdout,
+              f"exit {status}; grids {sorted(g for g, _ in got)}, want {grids}; stdout {stdout!r}")
+        renamed = sorted(n for _, n in ncu_kernels(opts, report, "--print-nvtx-rename", "kernel")) \
+            if got else []
+        check(f"ncu {name}: --print-nvtx-rename kernel names each kernel after its step",
+              renamed == sorted(f"step#{s}" for _, s in want), f"names {renamed}")
+        size = os.path.getsize(report) if got else 0
+        note(f"{name}: capture-window profile --tool ncu {' '.join(options)} -- steps_cuda 50 "
+             f"{' '.join(args)}: {len(got)} kernels, gridX {sorted(set(g for g, _ in got))}, "
+             f"{size} bytes")
+    # The NVTX-include recipe of docs/ncu.md, on the pragma's window 30:3.
+    subprocess.run([opts.ncu, "--nvtx", "--nvtx-include", "step/", "-f", "-o", out("ncu-nvtx"),
+                    exe, "50"], capture_output=True, timeout=300)
+    got = sorted(g for g, _ in ncu_kernels(opts, out("ncu-nvtx") + ".ncu-rep"))
+    check("ncu --nvtx --nvtx-include step/: the window's three steps", got == [1030, 1031, 1032],
+          f"grids {got}")
+
+
 def check_ranks(opts, build):
     """train_ranks in 2 processes, nsys inside the launcher, a report per rank;
     train_threads: one thread per GPU, one report."""
@@ -426,7 +483,9 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--nsys", default="nsys")
     parser.add_argument("--out", default="gpu-reports")
-    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks",
+    parser.add_argument("--ncu", default="/usr/local/cuda/bin/ncu"
+                        if os.path.exists("/usr/local/cuda/bin/ncu") else "ncu")
+    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks,ncu",
                         help="comma list of the parts to run (all by default)")
     opts = parser.parse_args()
     opts.stats_done = False
@@ -446,6 +505,8 @@ def main():
         check_cli(opts, f"{build}/tests/gpu/steps_cuda")
     if "ranks" in parts:
         check_ranks(opts, build)
+    if "ncu" in parts:
+        check_ncu(opts, f"{build}/tests/gpu/steps_cuda")
     with open(os.path.join(opts.out, "measurements.txt"), "w") as f:
         f.write("\n".join(notes) + "\n")
     print(f"{results['passed']} passed, {results['failed']} failed")

@@ -14,6 +14,9 @@
 // cw-run: CAPTURE_WINDOW_SIGNAL=USR1 CAPTURE_WINDOW_ALIGN=4 --windows=step=8:2
 // cw-expect: step#0..7(.) S step[ step#8..9(.) ] E
 //
+// cw-run: CAPTURE_WINDOW_SIGNAL=USR1 CAPTURE_WINDOW_COUNT=3 --windows=step=5:3
+// cw-expect: step#0..4(.) S step[ step#5..7(.) ] E step#8..9(.)
+//
 // cw-run: CAPTURE_WINDOW_SIGNAL=USR2
 // cw-expect: step#0..9(.)
 //

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -21,11 +22,37 @@ static void forget_thread_id(void)
   tid = 0;
 }
 
+/* $CW_RECORD with each %q{VAR} replaced by $VAR (empty if unset), as nsys
+   names its reports, so that the processes of one launch (mpirun, srun)
+   write one file each: CW_RECORD=rec.%q{OMPI_COMM_WORLD_RANK}. */
+static void expand_record_path(const char *in, char *out, size_t size)
+{
+  size_t o = 0;
+  while (*in && o + 1 < size) {
+    const char *close = strncmp(in, "%q{", 3) == 0 ? strchr(in, '}') : NULL;
+    if (!close) {
+      out[o++] = *in++;
+      continue;
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(close - in - 3), in + 3);
+    const char *value = getenv(name);
+    o += (size_t)snprintf(out + o, size - o, "%s", value ? value : "");
+    if (o >= size)
+      o = size - 1;
+    in = close + 1;
+  }
+  out[o] = '\0';
+}
+
 static void open_record_file(void)
 {
   const char *path = getenv("CW_RECORD");
-  if (path && *path)
-    record_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  char expanded[4096];
+  if (path && *path) {
+    expand_record_path(path, expanded, sizeof expanded);
+    record_fd = open(expanded, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  }
   pthread_atfork(NULL, NULL, forget_thread_id);
 }
 

@@ -9,7 +9,9 @@
  * written with a single write() on a descriptor opened with O_APPEND, so
  * lines from different threads (and from both libraries) never interleave
  * and their order in the file is the order in which the calls happened.
- * Without $CW_RECORD nothing is written.
+ * Without $CW_RECORD nothing is written. Each %q{VAR} in $CW_RECORD is
+ * replaced by $VAR, so every rank of an MPI launch writes its own file
+ * (CW_RECORD=rec.%q{OMPI_COMM_WORLD_RANK}).
  */
 #ifndef CW_RECORD_LINE_H
 #define CW_RECORD_LINE_H

@@ -1,0 +1,178 @@
+"""ncu.py - `profile --tool ncu`: Nsight Compute on exactly the window's
+steps (one by default), then a check that every kernel in the report came
+from those steps.
+
+ncu replays each kernel many times, so the run is kept to few steps: the
+runtime's CAPTURE_WINDOW_COUNT=1 shrinks each loop's own window to its first
+step, and `--profile-from-start off` profiles exactly the kernels between
+the runtime's cuProfilerStart and cuProfilerStop. With `--nvtx` ncu records
+each kernel's NVTX push/pop stack, which the check reads back through two
+imports: `--print-nvtx-rename kernel` names each kernel after its innermost
+range (`step#30`), and `--nvtx-include L/` keeps only the kernels inside
+the window range L.
+"""
+import csv
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+from .common import ME, Usage, human, commas, spans, option_value, parse_expect
+from .profile import rank_variable, none_due
+
+USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
+         "                       [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]")
+
+
+def ncu_command():
+    return os.environ.get("NCU") or "ncu"
+
+
+def parse(args):
+    """profile --tool ncu's words -> (name, label, steps, window, ncu options, program)."""
+    name, label, steps, window, ncu_opts = None, "step", None, None, []
+    if "--" not in args:
+        raise Usage(f"{ME}: profile --tool ncu: put the program after '--'\n{USAGE}")
+    cut = args.index("--")
+    words, program = args[:cut], args[cut + 1:]
+    i = 0
+    while i < len(words):
+        a = words[i]
+        if a in ("-o", "--output") or a.startswith("--output="):
+            name, i = option_value(words, i, a.split("=")[0])
+        elif a == "--label" or a.startswith("--label="):
+            label, i = option_value(words, i, "--label")
+        elif a == "--steps" or a.startswith("--steps="):
+            steps, i = option_value(words, i, "--steps")
+            if not re.fullmatch(r"[1-9][0-9]*", steps):
+                raise Usage(f"{ME}: --steps takes a positive integer, got '{steps}'")
+        elif a == "--window" or a.startswith("--window="):
+            window, i = option_value(words, i, "--window")
+            if parse_expect(window)[0] is None:
+                raise Usage(f"{ME}: --window takes START:COUNT, got '{window}'")
+        elif a == "--ncu-args" or a.startswith("--ncu-args="):
+            value, i = option_value(words, i, "--ncu-args")
+            ncu_opts += shlex.split(value)
+        else:
+            ncu_opts.append(a)
+            i += 1
+    if steps and window:
+        raise Usage(f"{ME}: profile --tool ncu: --steps or --window, not both")
+    if not program:
+        raise Usage(f"{ME}: profile: no program given")
+    return name, label, steps, window, ncu_opts, program
+
+
+def run_environment(steps, window):
+    """The variables profile sets for the run, and the steps the report
+    should hold as (START or None, COUNT), or None when unknown."""
+    if window:
+        return {"CAPTURE_WINDOW": window}, parse_expect(window)
+    user = os.environ.get("CAPTURE_WINDOW", "")
+    if user and not steps:    # the user's own windows, as they are
+        m = re.fullmatch(r"([0-9]+):([0-9]+)", user)
+        return {}, (int(m.group(1)), int(m.group(2))) if m else None
+    count = steps or os.environ.get("CAPTURE_WINDOW_COUNT") or "1"
+    return {"CAPTURE_WINDOW_COUNT": count}, (None, int(count))
+
+
+def defaults_for(ncu_opts):
+    """The ncu options profile adds, each unless the user gave that option."""
+    def given(*names):
+        return any(w in names or w.split("=")[0] in names for w in ncu_opts)
+    out = ["--nvtx"]
+    if not given("--profile-from-start"):
+        out += ["--profile-from-start", "off"]
+    if not given("-f", "--force-overwrite"):
+        out += ["-f"]
+    return out
+
+
+def imported(report, *filters):
+    """The kernels of REPORT, each renamed after its innermost NVTX range:
+    [(id, name, grid size)], or (None, the first line ncu printed)."""
+    command = [ncu_command(), "--import", report, "--csv", "--page", "raw",
+               "--print-nvtx-rename", "kernel", "--metrics", "launch__grid_size", *filters]
+    try:
+        p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    except OSError as e:
+        return None, f"cannot run {ncu_command()}: {e.strerror} (NCU names the ncu to run)"
+    lines = p.stdout.splitlines()
+    if p.returncode != 0:
+        return None, next((x for x in lines if x.strip()), f"exit status {p.returncode}")
+    start = next((k for k, x in enumerate(lines) if x.startswith('"ID",')), None)
+    if start is None:      # no kernel in it (ncu prints no table then)
+        return [], None
+    rows = csv.DictReader(lines[start:])
+    return [(r["ID"], r["Kernel Name"], r["Grid Size"]) for r in rows if r["ID"].isdigit()], None
+
+
+def check_ncu_report(report, label, expect):
+    """{"report", "ok", "verdict", "kernels", "steps"} for one .ncu-rep."""
+    def verdict(ok, text, kernels=None, steps=None):
+        return {"report": report, "ok": ok, "verdict": text, "kernels": kernels, "steps": steps}
+    if not os.path.isfile(report):
+        return verdict(False, "no such report")
+    size = human(os.path.getsize(report))
+    every, problem = imported(report)
+    inside, problem = (None, problem) if problem else imported(report, "--nvtx-include", f"{label}/")
+    if problem:
+        return verdict(False, f"ncu --import failed: {problem}")
+    if not every:
+        return verdict(False, "no kernels profiled: did the window open (a program built with "
+                       "the plugin, a loop that reaches START)? " + size, 0)
+    kernels = f"{commas(len(every))} kernel{'s' * (len(every) != 1)}"
+    outside = len(every) - len(inside)
+    if outside:
+        return verdict(False, f"{commas(outside)} of {kernels} ran outside window '{label}' (ncu "
+                       "run without --profile-from-start off, or another thread's kernels?)",
+                       len(every))
+    step = re.compile(re.escape(label) + r"#([0-9]+)")
+    steps = sorted({int(m.group(1)) for _, name, _ in inside for m in [step.fullmatch(name)] if m})
+    own = sum(1 for _, name, _ in inside if not step.fullmatch(name))
+    found = f"{len(steps)} step{'s' * (len(steps) != 1)} ({label}#{spans(steps)})" if steps else "no step"
+    if expect and steps:
+        start, count = expect
+        want = list(range(start, start + count)) if start is not None else None
+        if len(steps) > count or (want and not set(steps) <= set(want)):
+            shown = f" ({label}#{spans(want)})" if want else ""
+            return verdict(False, f"found {found}, expected {count}{shown}", len(every), steps)
+    note = f" ({commas(own)} under the program's own ranges)" if own else ""
+    return verdict(True, f"ok: {found}, {kernels}{note}, {size}", len(every), steps)
+
+
+def profile_ncu(args):
+    name, label, steps, window, ncu_opts, program = parse(args)
+    name = name or os.path.basename(program[0])
+    variables, expect = run_environment(steps, window)
+    var = rank_variable()
+    stem, output = name, name
+    if var:
+        stem, output = f"{name}.{os.environ[var]}", f"{name}.%q{{{var}}}"
+    report = stem + ".ncu-rep"
+    if os.path.exists(report):
+        os.remove(report)
+    command = [ncu_command(), *defaults_for(ncu_opts), "-o", output, *ncu_opts, *program]
+    shown = [f"{k}={v}" for k, v in variables.items()] + command
+    print(f"{ME}: {shlex.join(shown)}", file=sys.stderr)
+    sys.stdout.flush()
+    try:
+        status = subprocess.call(command, env=dict(os.environ, **variables))
+    except OSError as e:
+        print(f"{ME}: cannot run {command[0]}: {e}", file=sys.stderr)
+        return 1
+    reason = none_due()
+    if not os.path.isfile(report):
+        if reason:
+            print(f"{ME}: no report, as expected: {reason}")
+            return status
+        print(f"{ME}: no report from ncu (exit status {status}): no kernel was profiled. Was "
+              "the program built with the capture-window plugin, and does the marked loop "
+              "reach START?")
+        return status or 1
+    r = check_ncu_report(report, label, expect)
+    print(f"{report}: {r['verdict']}")
+    if status != 0:
+        print(f"{ME}: ncu exited with status {status}", file=sys.stderr)
+    return status or (0 if r["ok"] else 1)
