@@ -47,7 +47,8 @@
  *             Default window 0:1, label "step".  The site's line is the
  *             loop keyword's.  A SPEC that marks no loop of the unit is an
  *             error at the end of the unit (preprocessing passes such as
- *             nvcc's `gcc -E` runs do not check); so is a loop that
+ *             nvcc's `gcc -E` runs and nvcc's device-link stub do not
+ *             check); so is a loop that
  *             also has a pragma, or that two SPECs mark.
  *   loop-optional=SPEC
  *             the same, without the error when SPEC matches nothing in
@@ -328,13 +329,24 @@ start_unit (void *, void *)
   cw_declare_runtime ();
 }
 
+/* nvcc compiles its device-link stub (crt/link.stub) with the user's
+   host flags: it holds none of the user's loops. */
+static bool
+is_nvcc_link_stub (void)
+{
+  const char *stub = "crt/link.stub";
+  size_t n = main_input_filename ? strlen (main_input_filename) : 0;
+  return n >= strlen (stub)
+	 && strcmp (main_input_filename + n - strlen (stub), stub) == 0;
+}
+
 /* The end of the compilation.  Preprocessing passes (-E, -M, nvcc's
    `gcc -E` runs) parse no function, and after another error a function
    may be missing: neither can tell a spec that matches nothing. */
 static void
 finish (void *, void *)
 {
-  if (!flag_preprocess_only && !seen_error ())
+  if (!flag_preprocess_only && !seen_error () && !is_nvcc_link_stub ())
     cw_report_unmatched_loop_args ();
 }
 
