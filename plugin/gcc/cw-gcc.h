@@ -4,7 +4,7 @@
  *   capture_window.cc  plugin_init, the pragma handler, pending pragmas
  *   cw-loops.cc        finds each pragma's loop in a function body
  *   cw-emit.cc         runtime declarations, markers, descriptors, wrapping
- *   cw-source.cc       source lines, read once per file
+ *   cw-source.cc       source lines, read once per file; loop keywords
  */
 #ifndef CW_GCC_H
 #define CW_GCC_H
@@ -58,5 +58,6 @@ void cw_report_unmatched_loop_args (void);
 /* cw-source.cc */
 bool cw_source_line (const char *file, int line, const char **text,
 		     size_t *len);
+location_t cw_loop_keyword_location (tree loop);
 
 #endif /* CW_GCC_H */

@@ -541,8 +541,7 @@ qualified_name (tree decl, char *buf, size_t size)
 static bool
 loop_is_at (tree loop, const cw_loop_spec *spec)
 {
-  expanded_location xl
-    = expand_location (cw_expansion_point (EXPR_LOCATION (loop)));
+  expanded_location xl = expand_location (cw_loop_keyword_location (loop));
   return (unsigned) xl.line == spec->line
 	 && cw_loop_spec_file_matches (spec, xl.file);
 }
@@ -584,7 +583,7 @@ static void
 claim_loop (tree *tp, cw_loop_arg *a, hash_map<tree, cw_loop_arg *> *marked)
 {
   char buf[1024];
-  location_t loc = EXPR_LOCATION (*tp);
+  location_t loc = cw_loop_keyword_location (*tp);
   a->matched = true;
   if (location_t *pragma = pragma_loops->get (*tp))
     {
@@ -620,10 +619,10 @@ claim_outermost_loop (tree fndecl, const char *name, cw_loop_arg *a,
     {
       if (!a->reported)
 	{
-	  report_arg (a, EXPR_LOCATION (*outer->loops[1]),
+	  report_arg (a, cw_loop_keyword_location (*outer->loops[1]),
 		      cw_format_loop_ambiguous (buf, sizeof buf, a->given,
 						name));
-	  inform (EXPR_LOCATION (*outer->loops[0]), "%s",
+	  inform (cw_loop_keyword_location (*outer->loops[0]), "%s",
 		  "the first outermost loop is here");
 	}
       a->matched = true;
@@ -638,7 +637,7 @@ static void
 instrument_spec_loop (tree *tp, const cw_loop_arg *a, tree fndecl)
 {
   cw_pending p;
-  p.loc = EXPR_LOCATION (*tp);
+  p.loc = cw_loop_keyword_location (*tp);	/* the site's line */
   p.reported = false;
   p.window = a->spec.window;
   if (body_entered_from_outside (*tp, fndecl))
