@@ -1,4 +1,5 @@
-# capture_window_instrument(<target> [PLUGIN <path>] [RUNTIME <target>])
+# capture_window_instrument(<target> [PLUGIN <path>] [RUNTIME <target>]
+#                           [LOOPS <spec>...])
 #
 # Compiles <target>'s C, C++ and CUDA sources with the capture-window GCC
 # plugin and links the capture-window runtime, so that every
@@ -16,6 +17,15 @@
 #          build tree's in the capture-window project itself)
 # RUNTIME  the runtime to link (default CaptureWindow::runtime, the shared
 #          library; CaptureWindow::runtime_static links it statically)
+# LOOPS    loops to mark without editing the sources (zero-edit marking,
+#          docs/zero-edit.md): FILE:LINE[:START:COUNT[:LABEL]] or
+#          FUNCTION[:START:COUNT[:LABEL]].  A FILE:LINE spec goes to the
+#          sources of <target> whose path ends in FILE (at a '/') as
+#          -fplugin-arg-capture_window-loop=SPEC, so a line that holds no
+#          loop is a compile error there; any other spec (FUNCTION, or a
+#          FILE none of the sources is, such as a header) goes to every
+#          source as -fplugin-arg-capture_window-loop-optional=SPEC, which
+#          marks the loop where it is and is silent elsewhere.
 #
 # The plugin matches exactly one GCC release. A C, C++ or CUDA host compiler
 # that is not that GCC fails to load it, so this warns at configure time.
@@ -64,8 +74,46 @@ function(_capture_window_gcc_mismatch lang out)
   endif()
 endfunction()
 
+# _capture_window_loop_option(<spec> <key> <out>): the compile options that
+# pass -fplugin-arg-capture_window-<key>=<spec> to C, C++ and CUDA sources.
+function(_capture_window_loop_option spec key out)
+  set(arg "-fplugin-arg-capture_window-${key}=${spec}")
+  set(${out} "$<$<COMPILE_LANGUAGE:C,CXX>:${arg}>"
+             "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${arg}>" PARENT_SCOPE)
+endfunction()
+
+# _capture_window_add_loops(<target> <files> <spec>...): LOOPS, as described
+# above; <files> are the target's sources as absolute paths.
+function(_capture_window_add_loops target files)
+  foreach(spec IN LISTS ARGN)
+    string(REGEX REPLACE "^([^:]*):.*$" "\\1" head "${spec}")
+    set(matching)
+    if(head MATCHES "[./]")
+      foreach(file IN LISTS files)
+        string(LENGTH "${file}" n)
+        string(LENGTH "/${head}" m)
+        if(n GREATER_EQUAL m)
+          math(EXPR at "${n} - ${m}")
+          string(SUBSTRING "${file}" ${at} -1 tail)
+          if(tail STREQUAL "/${head}" OR file STREQUAL head)
+            list(APPEND matching "${file}")
+          endif()
+        endif()
+      endforeach()
+    endif()
+    if(matching)
+      _capture_window_loop_option("${spec}" loop options)
+      set_property(SOURCE ${matching} TARGET_DIRECTORY ${target}
+                   APPEND PROPERTY COMPILE_OPTIONS ${options})
+    else()
+      _capture_window_loop_option("${spec}" loop-optional options)
+      target_compile_options(${target} PRIVATE ${options})
+    endif()
+  endforeach()
+endfunction()
+
 function(capture_window_instrument target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PLUGIN;RUNTIME" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PLUGIN;RUNTIME" "LOOPS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "capture_window_instrument: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -125,4 +173,5 @@ function(capture_window_instrument target)
     set_property(SOURCE ${files} TARGET_DIRECTORY ${target}
                  APPEND PROPERTY OBJECT_DEPENDS "${plugin}")
   endif()
+  _capture_window_add_loops(${target} "${files}" ${arg_LOOPS})
 endfunction()

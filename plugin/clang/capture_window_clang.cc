@@ -14,6 +14,12 @@
  * -fplugin-arg-capture_window-NAME (after -fplugin=):
  *   verbose   a note for every instrumented loop: file:line of the pragma,
  *             enclosing function, label and window.
+ *   portable  accepted, a no-op (what this plugin always emits).
+ *   loop=SPEC, loop-optional=SPEC
+ *             zero-edit marking, as in the GCC plugin
+ *             (plugin/common/cw_loop_spec.h): FILE:LINE[:START:COUNT[:LABEL]]
+ *             or FUNCTION[:START:COUNT[:LABEL]] marks that loop as a pragma
+ *             would; a unit with loop specs is parsed twice (cw-spec.cc).
  *   Any other argument is an error that names it.
  *
  * What the user writes, directly before a for, while, do or range-for loop
@@ -102,6 +108,7 @@ public:
 
   void HandleTranslationUnit(ASTContext &Context) override {
     cw_clang::reportUnitDiagnostics(Context, *State);
+    cw_clang::reportUnmatchedLoopArgs(Context.getDiagnostics(), *State);
   }
 
 private:
@@ -114,7 +121,12 @@ protected:
                                                  llvm::StringRef) override {
     auto State = std::make_shared<cw_clang::UnitState>();
     State->Verbose = Verbose;
+    State->LoopArgs = LoopArgs;
     Preprocessor &PP = CI.getPreprocessor();
+    if (!LoopArgs.empty()) {
+      cw_clang::findSpecLoops(CI, *State);
+      cw_clang::watchSpecLoops(PP, State);
+    }
     /* The predefines buffer is entered with the main file, after this. */
     PP.setPredefines(PP.getPredefines() + "\n" +
                      cw_clang::runtimeDeclarations());
@@ -122,7 +134,28 @@ protected:
     return std::make_unique<CaptureWindowConsumer>(std::move(State));
   }
 
-  /* -fplugin-arg-capture_window-NAME[=VALUE]: verbose is the only one. */
+  /* -fplugin-arg-capture_window-loop[-optional]=SPEC. */
+  bool addLoopArg(const CompilerInstance &CI, const std::string &Key,
+                  const std::string &Value) {
+    cw_clang::LoopArg A;
+    char Reason[256], Text[1024];
+    std::string Option = "-fplugin-arg-" CW_PRAGMA_NAME "-" + Key;
+    if (cw_loop_spec_parse(Value.c_str(), &A.Spec, Reason, sizeof Reason)) {
+      cw_format_bad_loop_spec(Text, sizeof Text, Option.c_str(),
+                              Value.c_str(), Reason);
+      DiagnosticsEngine &Diags = CI.getDiagnostics();
+      Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+          << Text;
+      return false;
+    }
+    A.Given = Option + "=" + Value;
+    A.Optional = Key == "loop-optional";
+    LoopArgs.push_back(A);
+    return true;
+  }
+
+  /* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, portable, loop,
+     loop-optional. */
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     bool Ok = true;
@@ -136,6 +169,10 @@ protected:
       size_t Eq = Arg.find('=');
       std::string Key = Arg.substr(0, Eq);
       std::string Value = Eq == std::string::npos ? "" : Arg.substr(Eq + 1);
+      if (Key == "loop" || Key == "loop-optional") {
+        Ok &= addLoopArg(CI, Key, Value);
+        continue;
+      }
       char Text[512];
       cw_format_unknown_argument(Text, sizeof Text, CW_PRAGMA_NAME,
                                  Key.c_str(),
@@ -155,6 +192,7 @@ protected:
 
 private:
   bool Verbose = false;
+  std::vector<cw_clang::LoopArg> LoopArgs;
 };
 
 } // namespace

@@ -12,6 +12,9 @@
 #include "llvm/ADT/StringRef.h"
 
 #include "cw_pragma.h"
+#include "cw_loop_spec.h"
+
+#include <map>
 
 #include <memory>
 #include <string>
@@ -19,6 +22,7 @@
 
 namespace clang {
 class ASTContext;
+class CompilerInstance;
 }
 
 namespace cw_clang {
@@ -31,6 +35,23 @@ struct MarkedLoop {
   const char *LoopKind; /* "for", "while" or "do" */
 };
 
+/* One -fplugin-arg-capture_window-loop[-optional]=SPEC (cw-spec.cc). */
+struct LoopArg {
+  struct cw_loop_spec Spec;
+  std::string Given;        /* as written, for messages */
+  bool Optional = false;    /* loop-optional: no error when unmatched */
+  bool Matched = false;     /* it marked a loop (or was reported trying) */
+  bool FunctionSeen = false;
+  bool Reported = false;
+};
+
+/* What a loop keyword found by the pre-parse means (cw-spec.cc). */
+struct SpecHit {
+  enum Kind { Mark, Twice, SecondOutermost, FirstOutermost } What;
+  unsigned Arg;             /* index in UnitState::LoopArgs */
+  unsigned Other;           /* Twice: the first argument */
+};
+
 /* What the pragma handler learns about one translation unit.  Shared by
    the handler (owned by the preprocessor) and the AST consumer. */
 struct UnitState {
@@ -40,7 +61,31 @@ struct UnitState {
      only known once the unit is parsed (in-class member functions are
      lexed before they are parsed). */
   std::vector<clang::SourceLocation> Unattached;
+
+  /* Zero-edit marking: the arguments, and the loops they name by the
+     place of their keyword (loopKey). */
+  std::vector<LoopArg> LoopArgs;
+  std::map<std::string, SpecHit> SpecLoops;
+  std::map<std::string, clang::SourceLocation> FirstOutermostSeen;
+  /* A pragma handler is reading up to its loop's keyword (its pragma). */
+  clang::SourceLocation PragmaAwaitingLoop;
 };
+
+/* Instrument the loop READER has read, as WINDOW says; SITE_LOC locates
+   the site (the pragma, or the keyword of a loop named by a spec).  Enters
+   the rewritten tokens (cw-pragma.cc). */
+class LoopReader;
+void enterInstrumented(clang::Preprocessor &PP, UnitState &State,
+                       LoopReader &Reader, clang::SourceLocation SiteLoc,
+                       const cw_pragma &Window);
+
+/* Zero-edit marking (cw-spec.cc): parse the unit once beforehand to find
+   the loops LoopArgs name, then watch the tokens for their keywords. */
+void findSpecLoops(clang::CompilerInstance &CI, UnitState &State);
+void watchSpecLoops(clang::Preprocessor &PP, std::shared_ptr<UnitState> State);
+std::string loopKey(const clang::SourceManager &SM, clang::SourceLocation Loc);
+void reportUnmatchedLoopArgs(clang::DiagnosticsEngine &Diags,
+                             const UnitState &State);
 
 /* The #pragma capture_window handler (cw-pragma.cc). */
 std::unique_ptr<clang::PragmaHandler>

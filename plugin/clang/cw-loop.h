@@ -30,6 +30,9 @@ public:
 
   explicit LoopReader(clang::Preprocessor &PP) : PP(PP) {}
 
+  /* Start with KEYWORD, a token already lexed (a loop spec's keyword). */
+  void startWith(const clang::Token &Keyword) { Peeked = Keyword; }
+
   /* Read other pragmas' tokens up to the token after them, which should
      be the loop keyword. */
   Start readUpToLoop();

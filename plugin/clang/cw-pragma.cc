@@ -190,7 +190,12 @@ void CaptureWindowHandler::instrumentLoop(Preprocessor &PP,
                                           const cw_pragma &Window) {
   const SourceManager &SM = PP.getSourceManager();
   LoopReader Reader(PP);
-  switch (Reader.readUpToLoop()) {
+  /* A loop spec naming this loop is an error (cw-spec.cc's watcher). */
+  SourceLocation Outer = State->PragmaAwaitingLoop;
+  State->PragmaAwaitingLoop = pragmaDiagLoc(SM, PragmaLoc);
+  LoopReader::Start Start = Reader.readUpToLoop();
+  State->PragmaAwaitingLoop = Outer;
+  switch (Start) {
   case LoopReader::Loop:
     break;
   case LoopReader::OpenMPConstruct:
@@ -209,18 +214,23 @@ void CaptureWindowHandler::instrumentLoop(Preprocessor &PP,
     Reader.enterUnchanged();
     return;
   }
-
-  PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(PragmaLoc));
-  SiteValues Site;
-  Site.Id = State->Loops.size();
-  Site.File = Where.isValid() ? Where.getFilename() : "<unknown>";
-  Site.Line = Where.isValid() ? Where.getLine() : 0;
-  Site.Window = Window;
-  State->Loops.push_back({PragmaLoc, Window, Reader.loopKind()});
-  Reader.enterRewritten(Site);
+  enterInstrumented(PP, *State, Reader, PragmaLoc, Window);
 }
 
 } // namespace
+
+void enterInstrumented(Preprocessor &PP, UnitState &State, LoopReader &Reader,
+                       SourceLocation SiteLoc, const cw_pragma &Window) {
+  const SourceManager &SM = PP.getSourceManager();
+  PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(SiteLoc));
+  SiteValues Site;
+  Site.Id = State.Loops.size();
+  Site.File = Where.isValid() ? Where.getFilename() : "<unknown>";
+  Site.Line = Where.isValid() ? Where.getLine() : 0;
+  Site.Window = Window;
+  State.Loops.push_back({SiteLoc, Window, Reader.loopKind()});
+  Reader.enterRewritten(Site);
+}
 
 std::unique_ptr<PragmaHandler>
 createPragmaHandler(std::shared_ptr<UnitState> State) {

@@ -1,6 +1,7 @@
 /* cw_messages.c - see cw_messages.h. */
 #include "cw_messages.h"
 #include "cw_pragma.h"
+#include "cw_loop_spec.h"
 
 #include <stdio.h>
 
@@ -16,6 +17,7 @@ static const char *const messages[CW_MSG_COUNT_] = {
   [CW_MSG_BODY_ENTERED] =
       "the body of a capture_window loop must not be entered by a goto or a "
       "case label from outside the loop",
+  [CW_MSG_PRAGMA_HERE] = "the loop's capture_window pragma is here",
 };
 
 const char *cw_message(enum cw_message_id id)
@@ -32,9 +34,10 @@ const char *cw_format_unknown_argument(char *buf, size_t size,
   snprintf(buf, size,
            "unknown argument '-fplugin-arg-%s-%s%s%s' for plugin %s "
            "(the arguments are '-fplugin-arg-%s-verbose', without a value, "
-           "and '-fplugin-arg-%s-all-loops[=START:COUNT]')",
+           "'-fplugin-arg-%s-all-loops[=START:COUNT]' and "
+           "'-fplugin-arg-%s-loop=SPEC')",
            plugin, key, value ? "=" : "", value ? value : "", plugin, plugin,
-           plugin);
+           plugin, plugin);
   return buf;
 }
 
@@ -59,5 +62,60 @@ const char *cw_format_loop_note(char *buf, size_t size, const char *loop_kind,
            "label \"%s\", window %lld:%lld (iterations %lld to %lld)",
            loop_kind, file, line, function, label, start, count, start,
            start + count - 1);
+  return buf;
+}
+
+const char *cw_format_bad_loop_spec(char *buf, size_t size, const char *option,
+                                    const char *spec, const char *reason)
+{
+  snprintf(buf, size,
+           "bad value '%s' for '%s': %s (expected " CW_LOOP_SPEC_FORM
+           ", e.g. 'train.c:42:30:3' or 'ns::Trainer::fit:30:3:train')",
+           spec ? spec : "", option, reason);
+  return buf;
+}
+
+const char *cw_format_loop_unmatched(char *buf, size_t size, const char *given,
+                                     enum cw_unmatched why, const char *target,
+                                     unsigned line)
+{
+  int n = snprintf(buf, size, "capture_window: '%s' matches no loop in this "
+                   "unit", given);
+  if (n < 0 || (size_t)n >= size)
+    return buf;
+  if (why == CW_UNMATCHED_NO_LOOP)
+    snprintf(buf + n, size - (size_t)n, " (no for, while or do loop starts "
+             "on line %u of a file whose path ends in '%s')", line, target);
+  else if (why == CW_UNMATCHED_NO_FUNCTION)
+    snprintf(buf + n, size - (size_t)n, " (no function named '%s' is defined "
+             "in it)", target);
+  else
+    snprintf(buf + n, size - (size_t)n, " (the functions named '%s' hold no "
+             "loop)", target);
+  return buf;
+}
+
+const char *cw_format_loop_ambiguous(char *buf, size_t size, const char *given,
+                                     const char *function)
+{
+  snprintf(buf, size, "capture_window: '%s' names '%s', which has more than "
+           "one outermost loop; name the loop with FILE:LINE", given,
+           function);
+  return buf;
+}
+
+const char *cw_format_loop_has_pragma(char *buf, size_t size,
+                                      const char *given)
+{
+  snprintf(buf, size, "capture_window: '%s' marks a loop that has a "
+           "capture_window pragma; keep one of the two", given);
+  return buf;
+}
+
+const char *cw_format_loop_marked_twice(char *buf, size_t size,
+                                        const char *given, const char *other)
+{
+  snprintf(buf, size, "capture_window: '%s' and '%s' mark the same loop",
+           other, given);
   return buf;
 }

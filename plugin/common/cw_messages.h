@@ -24,6 +24,7 @@ enum cw_message_id {
   CW_MSG_FIRST_PRAGMA_HERE,    /* note at the first pragma */
   CW_MSG_OPENMP_LOOP,          /* error at the pragma */
   CW_MSG_BODY_ENTERED,         /* error at the pragma: goto/case into the body */
+  CW_MSG_PRAGMA_HERE,          /* note at a pragma a loop spec also marks */
   CW_MSG_COUNT_
 };
 
@@ -37,6 +38,37 @@ const char *cw_format_unknown_argument(char *buf, size_t size,
 /* "bad value 'VALUE' for '-fplugin-arg-PLUGIN-all-loops' (expected ...)" */
 const char *cw_format_bad_all_loops(char *buf, size_t size,
                                     const char *plugin, const char *value);
+
+/* Zero-edit marking (cw_loop_spec.h).  GIVEN is the argument as the user
+   wrote it: "-fplugin-arg-capture_window-loop=train.c:42", "--loop ...". */
+
+/* "bad value 'SPEC' for 'OPTION': REASON (expected ...)" */
+const char *cw_format_bad_loop_spec(char *buf, size_t size, const char *option,
+                                    const char *spec, const char *reason);
+
+enum cw_unmatched {
+  CW_UNMATCHED_NO_LOOP,        /* FILE:LINE: no loop keyword there */
+  CW_UNMATCHED_NO_FUNCTION,    /* FUNCTION: no such function defined */
+  CW_UNMATCHED_NO_LOOP_IN_FUNCTION /* FUNCTION: defined, without a loop */
+};
+
+/* "capture_window: 'GIVEN' matches no loop in this unit (...)" */
+const char *cw_format_loop_unmatched(char *buf, size_t size, const char *given,
+                                     enum cw_unmatched why, const char *target,
+                                     unsigned line);
+
+/* Error at a second outermost loop of FUNCTION (a note at the first). */
+const char *cw_format_loop_ambiguous(char *buf, size_t size, const char *given,
+                                     const char *function);
+
+/* Error at a loop that also has a pragma (CW_MSG_PRAGMA_HERE at it). */
+const char *cw_format_loop_has_pragma(char *buf, size_t size,
+                                      const char *given);
+
+/* Error at a loop two arguments mark. */
+const char *cw_format_loop_marked_twice(char *buf, size_t size,
+                                        const char *given,
+                                        const char *other);
 
 /* The verbose note for one instrumented loop.  LOOP_KIND is "for",
    "while" or "do"; FILE and LINE are the pragma's. */

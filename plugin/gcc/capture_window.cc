@@ -32,6 +32,27 @@
  *             the loop, a label whose address is taken), loops in offload
  *             regions (omp target, OpenACC) and in compiler-generated
  *             functions; with verbose each skipped loop gets a note.
+ *   loop=SPEC marks a loop without editing the source (zero-edit marking),
+ *             as if `#pragma capture_window(START, COUNT, "LABEL")` stood
+ *             before it; repeatable.  SPEC (plugin/common/cw_loop_spec.h):
+ *               FILE:LINE[:START:COUNT[:LABEL]]  the loop whose for, while
+ *                 or do keyword is on LINE of a file whose path ends in
+ *                 FILE at a '/' (CAPTURE_WINDOW_LOOPS's rule);
+ *               FUNCTION[:START:COUNT[:LABEL]]  the outermost loop of each
+ *                 function so named (C name, or C++ qualified name matched
+ *                 against the trailing scopes: fit, Trainer::fit and
+ *                 ns::Trainer::fit all name ns::Trainer::fit); a function
+ *                 with several outermost loops is an error.
+ *             Default window 0:1, label "step".  The site's line is the
+ *             loop keyword's.  A SPEC that marks no loop of the unit is an
+ *             error at the end of the unit (preprocessing passes such as
+ *             nvcc's `gcc -E` runs and nvcc's device-link stub do not
+ *             check); so is a loop that
+ *             also has a pragma, or that two SPECs mark.
+ *   loop-optional=SPEC
+ *             the same, without the error when SPEC matches nothing in
+ *             this unit (for build systems that pass one SPEC to every
+ *             unit of a target: cmake/CaptureWindowInstrument.cmake).
  *   Any other argument is an error that names it.
  *
  * What the user writes, directly before a for, while, do or range-for loop
@@ -98,12 +119,15 @@ static struct plugin_info cw_plugin_info = {
   "0.1",
   "Instrument loops marked with #pragma capture_window(START, COUNT "
   "[, \"LABEL\"]).\nArguments: -fplugin-arg-capture_window-verbose, "
-  "-fplugin-arg-capture_window-all-loops[=START:COUNT]"
+  "-fplugin-arg-capture_window-all-loops[=START:COUNT], "
+  "-fplugin-arg-capture_window-loop=SPEC, "
+  "-fplugin-arg-capture_window-loop-optional=SPEC"
 };
 
 bool cw_verbose;
 bool cw_all_loops;
 struct cw_pragma cw_all_loops_window;
+vec<cw_loop_arg> cw_loop_args;
 static vec<cw_pending> pending;
 
 cw_pending *
@@ -302,18 +326,63 @@ start_unit (void *, void *)
   cw_declare_runtime ();
 }
 
+/* nvcc compiles its device-link stub (crt/link.stub) with the user's
+   host flags: it holds none of the user's loops. */
+static bool
+is_nvcc_link_stub (void)
+{
+  const char *stub = "crt/link.stub";
+  size_t n = main_input_filename ? strlen (main_input_filename) : 0;
+  return n >= strlen (stub)
+	 && strcmp (main_input_filename + n - strlen (stub), stub) == 0;
+}
+
+/* The end of the compilation.  Preprocessing passes (-E, -M, nvcc's
+   `gcc -E` runs) parse no function, and after another error a function
+   may be missing: neither can tell a spec that matches nothing. */
+static void
+finish (void *, void *)
+{
+  if (!flag_preprocess_only && !seen_error () && !is_nvcc_link_stub ())
+    cw_report_unmatched_loop_args ();
+}
+
 static void
 pre_genericize (void *gcc_data, void *)
 {
   tree fndecl = (tree) gcc_data;
   /* Nothing to do, at no cost, for units without the pragma. */
-  if ((cw_any_pending () || cw_all_loops) && fndecl
+  if ((cw_any_pending () || cw_all_loops || !cw_loop_args.is_empty ())
+      && fndecl
       && TREE_CODE (fndecl) == FUNCTION_DECL)
     cw_instrument_function (fndecl);
 }
 
-/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, all-loops, and
-   portable, which does nothing. */
+/* loop=SPEC or loop-optional=SPEC: parse it into cw_loop_args. */
+static bool
+add_loop_argument (const struct plugin_name_args *info,
+		   const struct plugin_argument *arg, bool optional)
+{
+  cw_loop_arg a = {};
+  char option[128], reason[256], buf[1024];
+  snprintf (option, sizeof option, "-fplugin-arg-%s-%s", info->base_name,
+	    arg->key);
+  const char *err = cw_loop_spec_parse (arg->value, &a.spec, reason,
+					sizeof reason);
+  if (err)
+    {
+      error ("%s", cw_format_bad_loop_spec (buf, sizeof buf, option,
+					    arg->value, err));
+      return false;
+    }
+  snprintf (a.given, sizeof a.given, "%s=%s", option, arg->value);
+  a.optional = optional;
+  cw_loop_args.safe_push (a);
+  return true;
+}
+
+/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, all-loops, loop,
+   loop-optional, and portable, which does nothing. */
 static bool
 parse_plugin_arguments (const struct plugin_name_args *info)
 {
@@ -329,6 +398,12 @@ parse_plugin_arguments (const struct plugin_name_args *info)
 	}
       if (strcmp (arg->key, "portable") == 0 && !arg->value)
 	continue;
+      if (strcmp (arg->key, "loop") == 0
+	  || strcmp (arg->key, "loop-optional") == 0)
+	{
+	  ok &= add_loop_argument (info, arg, arg->key[4] != '\0');
+	  continue;
+	}
       if (strcmp (arg->key, "all-loops") == 0)
 	{
 	  if (cw_parse_all_loops_value (arg->value, &cw_all_loops_window.start,
@@ -374,5 +449,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_START_UNIT, start_unit, NULL);
   register_callback (info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize,
 		     NULL);
+  if (!cw_loop_args.is_empty ())
+    register_callback (info->base_name, PLUGIN_FINISH, finish, NULL);
   return 0;
 }

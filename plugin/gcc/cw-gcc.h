@@ -4,13 +4,14 @@
  *   capture_window.cc  plugin_init, the pragma handler, pending pragmas
  *   cw-loops.cc        finds each pragma's loop in a function body
  *   cw-emit.cc         runtime declarations, markers, descriptors, wrapping
- *   cw-source.cc       source lines, read once per file
+ *   cw-source.cc       source lines, read once per file; loop keywords
  */
 #ifndef CW_GCC_H
 #define CW_GCC_H
 
 #include "gcc-common.h"
 #include "cw_pragma.h"
+#include "cw_loop_spec.h"
 
 /* One pragma, as read by the pragma handler.  Its index in the pending
    list is carried through the function body by a marker statement. */
@@ -20,10 +21,22 @@ struct cw_pending {
   bool reported;          /* a diagnostic was issued: say it only once */
 };
 
+/* One -fplugin-arg-capture_window-loop[-optional]=SPEC (zero-edit
+   marking, cw-loops.cc). */
+struct cw_loop_arg {
+  struct cw_loop_spec spec;
+  char given[CW_LOOP_SPEC_TARGET_MAX + 64]; /* as written, for messages */
+  bool optional;	  /* loop-optional=: no error when it matches nothing */
+  bool matched;		  /* it marked a loop of this unit */
+  bool function_seen;	  /* FUNCTION: a function so named was seen */
+  bool reported;	  /* an error about it was issued: say it once */
+};
+
 /* capture_window.cc */
 extern bool cw_verbose;
 extern bool cw_all_loops;		  /* -fplugin-arg-...-all-loops */
 extern struct cw_pragma cw_all_loops_window;  /* its START:COUNT */
+extern vec<cw_loop_arg> cw_loop_args;	  /* -fplugin-arg-...-loop */
 cw_pending *cw_pending_pragma (unsigned id);
 bool cw_any_pending (void);
 
@@ -39,9 +52,11 @@ tree *cw_loop_body (tree loop);
 /* cw-loops.cc */
 void cw_instrument_function (tree fndecl);
 location_t cw_expansion_point (location_t loc);
+void cw_report_unmatched_loop_args (void);
 
 /* cw-source.cc */
 bool cw_source_line (const char *file, int line, const char **text,
 		     size_t *len);
+location_t cw_loop_keyword_location (tree loop);
 
 #endif /* CW_GCC_H */

@@ -8,17 +8,27 @@
  * Written in C on libclang's C API (clang-c/Index.h).
  *
  * Use:
- *   capture-window-rewrite [-o OUT] [-v] FILE [-- COMPILER-FLAGS...]
+ *   capture-window-rewrite [-o OUT] [-v] [--loop SPEC]... FILE
+ *                          [-- COMPILER-FLAGS...]
  *
  *   -o OUT       write the copy to OUT (default: standard output); nothing
  *                is written when there is an error
  *   -v, --verbose
  *                a note for every instrumented loop, the plugins' text
+ *   --loop SPEC  also instrument the loop SPEC names, as if a pragma stood
+ *                before it (zero-edit marking, the plugins'
+ *                -fplugin-arg-capture_window-loop=SPEC):
+ *                FILE:LINE[:START:COUNT[:LABEL]] or
+ *                FUNCTION[:START:COUNT[:LABEL]] (rw_spec.c); a SPEC that
+ *                names no loop of FILE is an error
  *   -- FLAGS     the flags FILE is compiled with, as clang reads them
  *                (-I, -D, -std, -x, -fopenmp ...).  Output-file and
  *                -fplugin flags are dropped; -fplugin-arg-capture_window-verbose
- *                works like -v, and any other -fplugin-arg-capture_window-
- *                argument is an error, as with the plugins.
+ *                works like -v, -fplugin-arg-capture_window-loop=SPEC like
+ *                --loop SPEC (and loop-optional=SPEC without the error when
+ *                it names nothing), and any other
+ *                -fplugin-arg-capture_window- argument is an error, as with
+ *                the plugins.
  *
  * .cu files are parsed as CUDA host code (clang -x cuda --cuda-host-only,
  * without clang's CUDA wrapper headers, which do not fit newer toolkits);
@@ -68,14 +78,41 @@
 static int usage(FILE *to, int status)
 {
   fprintf(to,
-          "usage: " TOOL " [-o OUT] [-v] FILE [-- COMPILER-FLAGS...]\n"
+          "usage: " TOOL " [-o OUT] [-v] [--loop SPEC]... FILE "
+          "[-- COMPILER-FLAGS...]\n"
           "Writes a copy of FILE whose #pragma capture_window loops call the\n"
           "capture-window runtime; build it with any compiler and link\n"
           "-lcapture_window.\n"
           "  -o OUT         write to OUT (default: standard output)\n"
           "  -v, --verbose  a note for every instrumented loop\n"
+          "  --loop SPEC    also instrument this loop: "
+          "FILE:LINE[:START:COUNT[:LABEL]]\n"
+          "                 or FUNCTION[:START:COUNT[:LABEL]]\n"
           "  -- FLAGS       FILE's compiler flags (-I, -D, -std, -x ...)\n");
   return status;
+}
+
+/* --loop SPEC (OPTION "--loop"), or loop[-optional]=SPEC among the plugin
+   arguments (OPTION the flag up to '='). */
+static int add_loop_arg(struct rw_unit *u, const char *option,
+                        const char *spec, int optional)
+{
+  struct rw_loop_arg *a;
+  char reason[256], text[1024];
+  u->loop_args = rw_grow(u->loop_args, &u->loop_args_cap, u->nloop_args + 1,
+                         sizeof *a);
+  a = &u->loop_args[u->nloop_args];
+  memset(a, 0, sizeof *a);
+  if (cw_loop_spec_parse(spec, &a->spec, reason, sizeof reason)) {
+    cw_format_bad_loop_spec(text, sizeof text, option, spec, reason);
+    fprintf(stderr, TOOL ": error: %s\n", text);
+    return 0;
+  }
+  snprintf(a->given, sizeof a->given, "%s%s%s", option,
+           option[1] == '-' ? " " : "=", spec);
+  a->optional = optional;
+  u->nloop_args++;
+  return 1;
 }
 
 /* -fplugin-arg-capture_window-NAME among the compiler flags: what the
@@ -98,6 +135,12 @@ static int plugin_arguments(struct rw_unit *u, char **flags, int nflags)
     eq = strchr(arg, '=');
     snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),
              arg);
+    if (!strcmp(key, "loop") || !strcmp(key, "loop-optional")) {
+      char option[512];
+      snprintf(option, sizeof option, "%s%s", PLUGIN_ARG_PREFIX, key);
+      ok &= add_loop_arg(u, option, eq ? eq + 1 : "", key[4] == '-');
+      continue;
+    }
     cw_format_unknown_argument(text, sizeof text, CW_PRAGMA_NAME, key,
                                eq ? eq + 1 : NULL);
     fprintf(stderr, TOOL ": error: %s\n", text);
@@ -121,6 +164,9 @@ int main(int argc, char **argv)
       break;
     } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
       out = argv[++i];
+    } else if (!strcmp(argv[i], "--loop") && i + 1 < argc) {
+      if (!add_loop_arg(&unit, "--loop", argv[++i], 0))
+        return 1;
     } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
       unit.verbose = 1;
     } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -143,6 +189,7 @@ int main(int argc, char **argv)
   }
   rw_find_pragmas(&unit);
   rw_match_loops(&unit);
+  rw_match_loop_specs(&unit);
   status = unit.errors ? 1 : rw_write_output(&unit, out) ? 1 : 0;
   rw_unit_dispose(&unit);
   return status;

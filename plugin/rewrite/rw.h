@@ -12,6 +12,7 @@
 
 #include "cw_messages.h"
 #include "cw_pragma.h"
+#include "cw_loop_spec.h"
 
 enum rw_language { RW_C, RW_CXX, RW_CUDA };
 
@@ -53,7 +54,8 @@ struct rw_macro {
 
 enum rw_pragma_form { RW_FORM_PRAGMA, RW_FORM_OPERATOR, RW_FORM_MACRO };
 
-/* One capture_window pragma of the main file. */
+/* One capture_window pragma of the main file, or a loop a loop spec
+   marks (then begin == end, at the loop, and spec is set). */
 struct rw_pragma {
   enum rw_pragma_form form;
   unsigned begin, end;      /* the text the pragma occupies */
@@ -62,6 +64,16 @@ struct rw_pragma {
   int valid;                /* the arguments passed the grammar */
   int loop;                 /* index of the marked loop node, or -1 */
   int host_only;            /* in a CUDA __host__ __device__ function */
+  const struct rw_loop_arg *spec; /* zero-edit marking: the argument */
+};
+
+/* One --loop SPEC (or -fplugin-arg-capture_window-loop[-optional]=SPEC). */
+struct rw_loop_arg {
+  struct cw_loop_spec spec;
+  char given[CW_LOOP_SPEC_TARGET_MAX + 64]; /* as written, for messages */
+  int optional;      /* loop-optional: no error when it matches nothing */
+  int matched;       /* it marked a loop (or was reported trying) */
+  int function_seen; /* FUNCTION: a function so named was seen */
 };
 
 struct rw_diag_sink {
@@ -88,6 +100,8 @@ struct rw_unit {
   size_t nmacros, macros_cap;
   struct rw_pragma *pragmas;
   size_t npragmas, pragmas_cap;
+  struct rw_loop_arg *loop_args;
+  size_t nloop_args, loop_args_cap;
 
   int verbose;
   int errors;
@@ -118,6 +132,13 @@ void rw_find_pragmas(struct rw_unit *u);
 
 /* rw_loop.c: the loop each pragma marks; placement errors. */
 void rw_match_loops(struct rw_unit *u);
+
+/* rw_spec.c: the loops the loop specs mark (after rw_match_loops). */
+void rw_match_loop_specs(struct rw_unit *u);
+int rw_is_loop(enum CXCursorKind k);
+const char *rw_loop_kind(enum CXCursorKind k);
+void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf,
+                      size_t size);
 
 /* rw_emit.c: the instrumented copy. */
 int rw_write_output(struct rw_unit *u, const char *out_path);

@@ -278,9 +278,10 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
                   "__attribute__((__cleanup__(__cw_rw_iter_end), __unused__)) "
                   "= __cw_rw_iter_begin(__cw_loop_%zu);", id, id);
   }
+  /* A loop spec's loop has no pragma text: the site opens at its keyword. */
   add_edit(list, p->begin, p->end - p->begin, 1,
-           format("/* %s */ { %s%s %s%s", original, host, site, enter,
-                  host_end));
+           format("%s%s%s{ %s%s %s%s", p->spec ? "" : "/* ", original,
+                  p->spec ? "" : " */ ", host, site, enter, host_end));
   add_edit(list, open, 0, 1, format(" { %s%s%s", host, iter, host_end));
   add_edit(list, body_end, 0, 0, format(" }"));
   add_edit(list, loop_end, 0, 0, format(" }"));

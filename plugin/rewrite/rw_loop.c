@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is_loop(enum CXCursorKind k)
+int rw_is_loop(enum CXCursorKind k)
 {
   return k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
          k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt;
@@ -83,22 +83,22 @@ static int wrapped_loop(const struct rw_unit *u, int wrapper)
   const struct rw_node *d = &u->nodes[wrapper];
   int best = -1;
   for (size_t i = 0; i < u->nnodes; i++)
-    if (is_loop(u->nodes[i].kind) && u->nodes[i].begin >= d->begin &&
+    if (rw_is_loop(u->nodes[i].kind) && u->nodes[i].begin >= d->begin &&
         u->nodes[i].end <= d->end &&
         (best < 0 || u->nodes[i].begin < u->nodes[best].begin))
       best = (int)i;
   return best;
 }
 
-static const char *loop_kind(enum CXCursorKind k)
+const char *rw_loop_kind(enum CXCursorKind k)
 {
   return k == CXCursor_DoStmt ? "do" : k == CXCursor_WhileStmt ? "while" : "for";
 }
 
 /* The function's name as the sites carry it: GCC's __FUNCTION__ in C,
    close to __PRETTY_FUNCTION__ in C++ ("int main()"). */
-static void function_name(const struct rw_unit *u, CXCursor f, char *buf,
-                          size_t size)
+void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf,
+                      size_t size)
 {
   CXString name = clang_getCursorSpelling(f);
   if (u->lang == RW_C || clang_getCursorKind(f) == CXCursor_LambdaExpr) {
@@ -147,7 +147,7 @@ static void match_one(struct rw_unit *u, size_t index)
   loop = kind == CXCursor_OMPSimdDirective || kind == CXCursor_UnexposedStmt
              ? wrapped_loop(u, next)
              : next;
-  if (loop < 0 || !is_loop(u->nodes[loop].kind)) {
+  if (loop < 0 || !rw_is_loop(u->nodes[loop].kind)) {
     rw_error(u, p->name_line, p->name_col, "%s",
              cw_message(CW_MSG_NOT_FOLLOWED_BY_LOOP));
     return;
@@ -180,8 +180,8 @@ static void match_one(struct rw_unit *u, size_t index)
   p->host_only = u->nodes[body].device == 2;
   if (u->verbose) {
     char name[512], text[1024];
-    function_name(u, u->nodes[body].function, name, sizeof name);
-    cw_format_loop_note(text, sizeof text, loop_kind(u->nodes[loop].kind),
+    rw_function_name(u, u->nodes[body].function, name, sizeof name);
+    cw_format_loop_note(text, sizeof text, rw_loop_kind(u->nodes[loop].kind),
                         p->window.label, p->window.start, p->window.count,
                         u->path, p->name_line, name);
     rw_note(u, p->name_line, p->name_col, "%s", text);

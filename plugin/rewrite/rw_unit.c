@@ -448,6 +448,7 @@ void rw_unit_dispose(struct rw_unit *u)
   free(u->expansions);
   free(u->macros);
   free(u->pragmas);
+  free(u->loop_args);
   free(u->text);
   if (u->tu)
     clang_disposeTranslationUnit(u->tu);

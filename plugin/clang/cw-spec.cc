@@ -1,0 +1,270 @@
+/*
+ * cw-spec.cc - zero-edit marking in the Clang plugin:
+ * -fplugin-arg-capture_window-loop=SPEC (plugin/common/cw_loop_spec.h).
+ *
+ * The plugin rewrites loops in the preprocessor, where neither the
+ * function around a token nor whether a `while` ends a do loop is known.
+ * So a unit with loop specs is parsed twice: first a syntax-only parse of
+ * the same invocation (no output, its diagnostics dropped) finds the loops
+ * each spec names in the AST and keeps them by the place of their keyword
+ * (loopKey: file and offset of its spelling and expansion, the same in
+ * both parses); then, in the real parse, a token watcher meets those
+ * keywords as the parser asks for them and rewrites each loop exactly as
+ * the pragma handler does (enterInstrumented).  Errors (two specs on one
+ * loop, a spec and a pragma, a function with several outermost loops) are
+ * reported by the watcher, at the keyword; specs that matched nothing at
+ * the end of the unit.
+ */
+#include "cw-clang.h"
+#include "cw-loop.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
+
+#include "cw_messages.h"
+
+using namespace clang;
+
+namespace cw_clang {
+
+std::string loopKey(const SourceManager &SM, SourceLocation Loc) {
+  SourceLocation Spelling = SM.getSpellingLoc(Loc);
+  SourceLocation Expansion = SM.getExpansionLoc(Loc);
+  return SM.getFilename(Spelling).str() + ":" +
+         std::to_string(SM.getFileOffset(Spelling)) + "|" +
+         SM.getFilename(Expansion).str() + ":" +
+         std::to_string(SM.getFileOffset(Expansion));
+}
+
+namespace {
+
+SourceLocation keywordLoc(const Stmt *S) {
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return For->getForLoc();
+  if (const auto *While = dyn_cast<WhileStmt>(S))
+    return While->getWhileLoc();
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return Do->getDoLoc();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+    return Range->getForLoc();
+  return SourceLocation();
+}
+
+/* F's scopes and name joined by "::", unnamed scopes left out. */
+std::string qualifiedName(const FunctionDecl *F) {
+  std::string Name = F->getIdentifier() ? F->getName().str() : "";
+  for (const DeclContext *C = F->getDeclContext(); C; C = C->getParent())
+    if (const auto *Scope = dyn_cast<NamedDecl>(C))
+      if (Scope->getIdentifier())
+        Name = Scope->getName().str() + "::" + Name;
+  return Name;
+}
+
+/* The loops of a body that no other loop of it holds; lambdas and blocks
+   are functions of their own. */
+void outermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
+  if (!S)
+    return;
+  if (keywordLoc(S).isValid()) {
+    Out.push_back(S);
+    return;
+  }
+  if (isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+    return;
+  for (const Stmt *Child : S->children())
+    outermostLoops(Child, Out);
+}
+
+class FindLoops : public RecursiveASTVisitor<FindLoops> {
+public:
+  FindLoops(const SourceManager &SM, UnitState &State) : SM(SM), State(State) {}
+
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (!F->doesThisDeclarationHaveABody())
+      return true;
+    std::string Name = qualifiedName(F);
+    for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
+      LoopArg &A = State.LoopArgs[K];
+      if (!cw_loop_spec_function_matches(&A.Spec, Name.c_str()))
+        continue;
+      A.FunctionSeen = true;
+      std::vector<const Stmt *> Loops;
+      outermostLoops(F->getBody(), Loops);
+      if (Loops.size() == 1)
+        add(Loops[0], K);
+      else if (Loops.size() > 1) {
+        hit(Loops[0], {SpecHit::FirstOutermost, K, K});
+        hit(Loops[1], {SpecHit::SecondOutermost, K, K});
+      }
+    }
+    return true;
+  }
+
+  bool VisitStmt(Stmt *S) {
+    SourceLocation Keyword = keywordLoc(S);
+    if (Keyword.isInvalid())
+      return true;
+    PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Keyword));
+    for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
+      const cw_loop_spec &Spec = State.LoopArgs[K].Spec;
+      if (Where.isValid() && Where.getLine() == Spec.line &&
+          cw_loop_spec_file_matches(&Spec, Where.getFilename()))
+        add(S, K);
+    }
+    return true;
+  }
+
+private:
+  void add(const Stmt *Loop, unsigned K) {
+    std::string Key = loopKey(SM, keywordLoc(Loop));
+    auto It = State.SpecLoops.find(Key);
+    if (It == State.SpecLoops.end())
+      State.SpecLoops[Key] = {SpecHit::Mark, K, K};
+    else if (It->second.What == SpecHit::Mark && It->second.Arg != K)
+      It->second = {SpecHit::Twice, K, It->second.Arg};
+  }
+  void hit(const Stmt *Loop, SpecHit Hit) {
+    State.SpecLoops[loopKey(SM, keywordLoc(Loop))] = Hit;
+  }
+
+  const SourceManager &SM;
+  UnitState &State;
+};
+
+class FindLoopsConsumer : public ASTConsumer {
+public:
+  explicit FindLoopsConsumer(UnitState &State) : State(State) {}
+  void HandleTranslationUnit(ASTContext &Context) override {
+    FindLoops(Context.getSourceManager(), State)
+        .TraverseDecl(Context.getTranslationUnitDecl());
+  }
+
+private:
+  UnitState &State;
+};
+
+class FindLoopsAction : public ASTFrontendAction {
+public:
+  explicit FindLoopsAction(UnitState &State) : State(State) {}
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 llvm::StringRef) override {
+    return std::make_unique<FindLoopsConsumer>(State);
+  }
+
+private:
+  UnitState &State;
+};
+
+void error(Preprocessor &PP, LoopArg &A, SourceLocation Loc,
+           const char *Text) {
+  if (A.Reported)
+    return;
+  A.Reported = true;
+  report(PP.getDiagnostics(), DiagnosticsEngine::Error, Loc, Text);
+}
+
+/* The parser is about to get TOK, a loop keyword the pre-parse found
+   named by a spec.  Rewrite the loop and hand the parser its first token
+   in TOK's place, or say why not. */
+void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
+                   const SpecHit &Hit) {
+  LoopArg &A = State.LoopArgs[Hit.Arg];
+  char Text[1024];
+  A.Matched = true;
+  switch (Hit.What) {
+  case SpecHit::FirstOutermost:
+    State.FirstOutermostSeen[A.Given] = Tok.getLocation();
+    return;
+  case SpecHit::SecondOutermost: {
+    bool First = !A.Reported;
+    error(PP, A, Tok.getLocation(),
+          cw_format_loop_ambiguous(Text, sizeof Text, A.Given.c_str(),
+                                   A.Spec.target));
+    auto Seen = State.FirstOutermostSeen.find(A.Given);
+    if (First && Seen != State.FirstOutermostSeen.end())
+      report(PP.getDiagnostics(), DiagnosticsEngine::Note, Seen->second,
+             "the first outermost loop is here");
+    return;
+  }
+  case SpecHit::Twice:
+    State.LoopArgs[Hit.Other].Matched = true;
+    error(PP, A, Tok.getLocation(),
+          cw_format_loop_marked_twice(Text, sizeof Text, A.Given.c_str(),
+                                      State.LoopArgs[Hit.Other].Given.c_str()));
+    return;
+  case SpecHit::Mark:
+    break;
+  }
+  if (State.PragmaAwaitingLoop.isValid()) {
+    bool First = !A.Reported;
+    error(PP, A, Tok.getLocation(),
+          cw_format_loop_has_pragma(Text, sizeof Text, A.Given.c_str()));
+    if (First)
+      report(PP.getDiagnostics(), DiagnosticsEngine::Note,
+             State.PragmaAwaitingLoop, cw_message(CW_MSG_PRAGMA_HERE));
+    return;
+  }
+  LoopReader Reader(PP);
+  Reader.startWith(Tok);
+  if (Reader.readUpToLoop() != LoopReader::Loop || !Reader.readLoop())
+    Reader.enterUnchanged();
+  else
+    enterInstrumented(PP, State, Reader, Tok.getLocation(), A.Spec.window);
+  PP.Lex(Tok);
+}
+
+} // namespace
+
+void findSpecLoops(CompilerInstance &CI, UnitState &State) {
+  auto Invocation = std::make_shared<CompilerInvocation>(CI.getInvocation());
+  FrontendOptions &Front = Invocation->getFrontendOpts();
+  Front.ProgramAction = frontend::ParseSyntaxOnly;
+  Front.PluginArgs.clear(); /* this plugin, loaded again, does nothing */
+  Front.AddPluginActions.clear();
+  Front.OutputFile.clear();
+  Invocation->getDependencyOutputOpts() = DependencyOutputOptions();
+  CompilerInstance Pre(CI.getPCHContainerOperations());
+  Pre.setInvocation(std::move(Invocation));
+  Pre.createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  FindLoopsAction Action(State);
+  Pre.ExecuteAction(Action);
+}
+
+void watchSpecLoops(Preprocessor &PP, std::shared_ptr<UnitState> State) {
+  /* Every token once, also those a pragma handler reads ahead (a spec
+     may name a loop inside a marked loop's body). */
+  PP.setPreprocessToken(true);
+  PP.setTokenWatcher([&PP, State](const Token &Tok) {
+    if (!Tok.isOneOf(tok::kw_for, tok::kw_while, tok::kw_do))
+      return;
+    auto It = State->SpecLoops.find(loopKey(PP.getSourceManager(),
+                                            Tok.getLocation()));
+    if (It != State->SpecLoops.end()) {
+      SpecHit Hit = It->second;
+      State->SpecLoops.erase(It); /* once, however often it is lexed */
+      /* The watcher sees the very token the lexer hands on. */
+      onLoopKeyword(PP, *State, const_cast<Token &>(Tok), Hit);
+    }
+  });
+}
+
+void reportUnmatchedLoopArgs(DiagnosticsEngine &Diags, const UnitState &State) {
+  char Text[1024];
+  for (const LoopArg &A : State.LoopArgs)
+    if (!A.Matched && !A.Optional && !A.Reported)
+      report(Diags, DiagnosticsEngine::Error, SourceLocation(),
+             cw_format_loop_unmatched(
+                 Text, sizeof Text, A.Given.c_str(),
+                 !A.Spec.by_function ? CW_UNMATCHED_NO_LOOP
+                 : A.FunctionSeen    ? CW_UNMATCHED_NO_LOOP_IN_FUNCTION
+                                     : CW_UNMATCHED_NO_FUNCTION,
+                 A.Spec.target, A.Spec.line));
+}
+
+} // namespace cw_clang

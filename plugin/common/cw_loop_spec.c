@@ -1,0 +1,161 @@
+/* cw_loop_spec.c - see cw_loop_spec.h. */
+#include "cw_loop_spec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { MAX_FIELDS = 6 };
+
+/* Split SPEC at each ':' that is not part of a C++ "::" into FIELDS
+   (pointers into COPY).  Returns the number of fields, or MAX_FIELDS + 1
+   when there are too many. */
+static int split_fields(char *copy, char *fields[MAX_FIELDS])
+{
+  int n = 0;
+  fields[n++] = copy;
+  for (char *c = copy; *c; c++) {
+    if (c[0] == ':' && c[1] == ':') {
+      c++;
+      continue;
+    }
+    if (*c != ':')
+      continue;
+    *c = '\0';
+    if (n == MAX_FIELDS)
+      return MAX_FIELDS + 1;
+    fields[n++] = c + 1;
+  }
+  return n;
+}
+
+/* A decimal integer in [MIN, MAX]. */
+static int parse_decimal(const char *s, long long min, long long max,
+                         long long *out)
+{
+  long long v = 0;
+  if (!*s)
+    return 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9')
+      return 0;
+    v = v * 10 + (*s - '0');
+    if (v > max)
+      return 0;
+  }
+  if (v < min)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+static int is_ident_char(char c, int first)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         (!first && c >= '0' && c <= '9');
+}
+
+/* NAME(::NAME)*, each NAME a C identifier. */
+static int is_qualified_name(const char *s)
+{
+  for (;;) {
+    if (!is_ident_char(*s, 1))
+      return 0;
+    while (is_ident_char(*s, 0))
+      s++;
+    if (!*s)
+      return 1;
+    if (s[0] != ':' || s[1] != ':')
+      return 0;
+    s += 2;
+  }
+}
+
+static const char *fail(char *buf, size_t size, const char *reason)
+{
+  snprintf(buf, size, "%s", reason);
+  return buf;
+}
+
+/* START:COUNT[:LABEL] in FIELDS[0..N). */
+static const char *parse_window(char **fields, int n, struct cw_pragma *w,
+                                char *buf, size_t size)
+{
+  if (n == 0)
+    return NULL;
+  if (n == 1)
+    return fail(buf, size, "START must be followed by :COUNT");
+  if (!parse_decimal(fields[0], 0, CW_VALUE_MAX, &w->start))
+    return fail(buf, size, "START must be a decimal number from 0 to 2^62");
+  if (!parse_decimal(fields[1], 1, CW_VALUE_MAX, &w->count))
+    return fail(buf, size, "COUNT must be a decimal number from 1 to 2^62");
+  if (n == 3) {
+    if (!cw_label_is_valid(fields[2]))
+      return fail(buf, size, "LABEL must match [A-Za-z0-9_.-]{1,63}");
+    strcpy(w->label, fields[2]);
+  }
+  return NULL;
+}
+
+const char *cw_loop_spec_parse(const char *spec, struct cw_loop_spec *out,
+                               char *buf, size_t size)
+{
+  char copy[CW_LOOP_SPEC_TARGET_MAX + 128], *fields[MAX_FIELDS];
+  long long line;
+  int n;
+
+  memset(out, 0, sizeof *out);
+  out->window.start = 0;
+  out->window.count = 1;
+  strcpy(out->window.label, CW_DEFAULT_LABEL);
+  if (!spec || !*spec)
+    return fail(buf, size, "the value is empty");
+  if (strlen(spec) >= sizeof copy || strlen(spec) >= sizeof out->target)
+    return fail(buf, size, "the value is too long");
+  strcpy(copy, spec);
+  n = split_fields(copy, fields);
+  if (!*fields[0])
+    return fail(buf, size, "FILE or FUNCTION is missing");
+  strcpy(out->target, fields[0]);
+  out->by_function = !strpbrk(fields[0], "./");
+  if (out->by_function) {
+    if (!is_qualified_name(fields[0]))
+      return fail(buf, size,
+                  "FUNCTION must be a C name or a C++ qualified name such as "
+                  "ns::Trainer::fit (a FILE holds a '.' or a '/')");
+    if (n > 4)
+      return fail(buf, size, "there are too many fields");
+    return parse_window(fields + 1, n - 1, &out->window, buf, size);
+  }
+  if (n < 2)
+    return fail(buf, size, "FILE must be followed by :LINE");
+  if (n > 5)
+    return fail(buf, size, "there are too many fields");
+  if (!parse_decimal(fields[1], 1, 0xffffffffLL, &line))
+    return fail(buf, size, "LINE must be a decimal number from 1");
+  out->line = (unsigned)line;
+  return parse_window(fields + 2, n - 2, &out->window, buf, size);
+}
+
+/* Does TEXT end in SUFFIX, right after a character that passes BOUNDARY
+   (or with nothing before it)? */
+static int ends_at_boundary(const char *text, const char *suffix,
+                            const char *boundary)
+{
+  size_t n = strlen(text), m = strlen(suffix), b = strlen(boundary);
+  if (m > n || strcmp(text + n - m, suffix) != 0)
+    return 0;
+  return m == n || (n - m >= b && memcmp(text + n - m - b, boundary, b) == 0);
+}
+
+int cw_loop_spec_file_matches(const struct cw_loop_spec *spec,
+                              const char *path)
+{
+  return !spec->by_function && path && ends_at_boundary(path, spec->target, "/");
+}
+
+int cw_loop_spec_function_matches(const struct cw_loop_spec *spec,
+                                  const char *qualified)
+{
+  return spec->by_function && qualified &&
+         ends_at_boundary(qualified, spec->target, "::");
+}
