@@ -355,15 +355,46 @@ parse_plugin_arguments (const struct plugin_name_args *info)
   return ok;
 }
 
+/* GCC loads a plugin of another release and leaves the version check to
+   it: say which GCC this one was built for and how to get one for this
+   GCC, down to the build detail that differs within one release. */
+static bool
+check_gcc_version (const struct plugin_name_args *info,
+		   struct plugin_gcc_version *running)
+{
+  if (plugin_default_version_check (running, &gcc_version))
+    return true;
+  static const char *const hint
+    = "rebuild it with this GCC's g++ (docs/compilers.md)";
+  if (strcmp (running->basever, gcc_version.basever) != 0)
+    {
+      error ("%s was built for GCC %s, this is GCC %s; %s", info->full_name,
+	     gcc_version.basever, running->basever, hint);
+      return false;
+    }
+  const struct { const char *what, *built, *here; } fields[] = {
+    { "datestamp", gcc_version.datestamp, running->datestamp },
+    { "phase", gcc_version.devphase, running->devphase },
+    { "revision", gcc_version.revision, running->revision },
+    { "configuration", gcc_version.configuration_arguments,
+      running->configuration_arguments },
+  };
+  for (const auto &f : fields)
+    if (strcmp (f.built, f.here) != 0)
+      {
+	error ("%s was built for another build of GCC %s: its %s is %qs, "
+	       "this GCC's is %qs; %s", info->full_name, running->basever,
+	       f.what, f.built, f.here, hint);
+	break;
+      }
+  return false;
+}
+
 CW_EXPORT int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
-  if (!plugin_default_version_check (version, &gcc_version))
-    {
-      error ("plugin %s was built for GCC %s, this is GCC %s",
-	     info->base_name, gcc_version.basever, version->basever);
-      return 1;
-    }
+  if (!check_gcc_version (info, version))
+    return 1;
   /* A bad argument fails the compilation through its error; the plugin
      then stays out of the way. */
   if (!parse_plugin_arguments (info))

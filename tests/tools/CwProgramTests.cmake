@@ -6,13 +6,13 @@
 # stand-in libcuda.so.1, and checks the runs the source's `// cw-...`
 # comments declare.
 #
-#   SUITE.NAME         gcc/g++ and the GCC plugin (.cu: nvcc, when
-#                      CW_BUILD_CUDA is on)
+#   SUITE.NAME         gcc/g++ and the GCC plugin
 #   SUITE.clang.NAME   clang/clang++ and the Clang plugin, when it is built
-#                      (.cu sources are not built with clang)
 #   SUITE.rewrite.NAME capture-window-rewrite's copy of the source, built by
-#                      gcc/g++ (.cu: nvcc) with no plugin, when the rewriter
-#                      is built
+#                      gcc/g++ with no plugin, when the rewriter is built
+#
+# .cu sources (when CW_BUILD_CUDA is on) are built by nvcc with the
+# family's C++ compiler as host compiler (-ccbin g++ or clang++).
 #
 # CW_PROGRAM_TEST_ONLY, when set, names the families to build with (e.g.
 # gcc), for tests of one front door's own choices.
@@ -111,7 +111,7 @@ function(cw_add_program_tests suite)
       get_filename_component(ext ${source} EXT)
       set(extra)
       if(ext STREQUAL ".cu")
-        if(NOT CW_BUILD_CUDA OR family STREQUAL "clang")
+        if(NOT CW_BUILD_CUDA)
           continue()
         endif()
         set(extra --nvcc ${CMAKE_CUDA_COMPILER})
