@@ -55,6 +55,14 @@ endif()
 
 set(CW_TEST_TOOLS ${CMAKE_CURRENT_LIST_DIR})
 
+# Cross builds (cmake/toolchain-aarch64.cmake) run the programs through
+# CW_TEST_EMULATOR.
+set(CW_TEST_RUN_WITH)
+if(CW_TEST_EMULATOR)
+  list(JOIN CW_TEST_EMULATOR " " CW_TEST_RUN_WITH)
+  set(CW_TEST_RUN_WITH "--run-with=${CW_TEST_RUN_WITH}")
+endif()
+
 # The driver's arguments every test shares.
 set(CW_PROGRAM_TEST_COMMON
   --runtime $<TARGET_FILE:capture_window>
@@ -64,6 +72,7 @@ set(CW_PROGRAM_TEST_COMMON
   "--include=$<TARGET_PROPERTY:CUDA::nvtx3,INTERFACE_INCLUDE_DIRECTORIES>"
   --include ${CW_TEST_TOOLS}/../../annotations
   --include ${CW_TEST_TOOLS})
+list(APPEND CW_PROGRAM_TEST_COMMON ${CW_TEST_RUN_WITH})
 if(CW_SANITIZE)
   list(APPEND CW_PROGRAM_TEST_COMMON --cflags=-fsanitize=${CW_SANITIZE}
     --cflags=-fno-sanitize-recover=all --cflags=-fno-omit-frame-pointer)

@@ -400,7 +400,7 @@ class Driver:
         if os.path.exists(record):
             os.unlink(record)
         try:
-            p = subprocess.run([exe], env=env, capture_output=True, text=True, errors="replace",
+            p = subprocess.run(self.a.run_with + [exe], env=env, capture_output=True, text=True, errors="replace",
                                timeout=self.a.timeout)
         except subprocess.TimeoutExpired:
             return None, "", "timed out after %ss" % self.a.timeout, ""
@@ -609,12 +609,15 @@ def main():
     ap.add_argument("--nvcc", default="nvcc")
     ap.add_argument("--opt", action="append", default=None)
     ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--run-with", default="", help="run the programs through this "
+                    "command (shell words), e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu'")
     ap.add_argument("--cflags", action="append", default=[],
                     help="a flag for every compilation and link of the programs "
                     "(repeatable), e.g. --cflags=-fsanitize=thread")
     a = ap.parse_args()
     a.include = [d for arg in a.include for d in arg.split(";")]
     a.opt = a.opt or ["-O0", "-O2"]
+    a.run_with = shlex.split(a.run_with)
     if a.compiler_family == "rewrite" and not a.rewriter:
         ap.error("--compiler-family rewrite needs --rewriter")
     if not a.prebuilt and not ((a.plugin or a.rewriter) and a.runtime):
