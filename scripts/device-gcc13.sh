@@ -33,9 +33,10 @@ prepare() {
 
 # build DIR PLUGIN_DIR: the plugin, the runtime, tests/gpu and the samples.
 build() {
+  mkdir -p "$1"
   cmake -S . -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=gcc \
         -DCMAKE_CXX_COMPILER=g++ -DCW_GCC_PLUGIN_DIR="$PWD/$2" -DCW_BUILD_CLANG_PLUGIN=OFF \
-        -DCW_BUILD_REWRITER=OFF -DCW_BUILD_BENCH=OFF -DCW_TEST_SUITES=gpu >"$1.configure.log"
+        -DCW_BUILD_REWRITER=OFF -DCW_BUILD_BENCH=OFF -DCW_TEST_SUITES=gpu >"$1/configure.log"
   cmake --build "$1" -j "$(nproc)" --target cw_gcc_plugin
 }
 
