@@ -49,14 +49,19 @@ build_and_test() {
             -DCW_BUILD_GCC_PLUGIN=$plugin -DCW_LLVM_ROOT="/usr/lib/llvm-$llvm" \
             -DCW_TEST_SUITES="$suites"
   nice cmake --build "$dir"
-  nice ctest --test-dir "$dir" --output-on-failure -j "$(nproc)"
+  run_tests "$dir"
+}
+
+# Each test gets a second try: policies.auto_* time the steps, which a
+# machine loaded by the other builds (or qemu) disturbs.
+run_tests() {
+  nice ctest --test-dir "$1" --output-on-failure -j "$(nproc)" --repeat until-pass:2
 }
 
 # build_and_test_cross NAME GCC: the GCC plugin built by the host's g++-GCC
 # for aarch64-linux-gnu-gcc-GCC (its plugin headers), then everything else
 # by the cross compiler (cmake/toolchain-aarch64.cmake), the programs run
-# under qemu-aarch64. Each test gets a second try there: policies.auto_*
-# time the steps, which the emulator on a loaded machine slows unevenly.
+# under qemu-aarch64.
 build_and_test_cross() {
   local name=$1 gcc=$2 dir=$out/$1
   configure "$dir/plugin" -DCMAKE_C_COMPILER="gcc-$gcc" -DCMAKE_CXX_COMPILER="g++-$gcc" \
@@ -69,7 +74,7 @@ build_and_test_cross() {
             -DCW_TEST_GCC_PLUGIN="$PWD/$dir/plugin/plugin/gcc/capture_window.so" \
             -DCW_TEST_SUITES="recorder;loops;env;policies"
   nice cmake --build "$dir/target"
-  nice ctest --test-dir "$dir/target" --output-on-failure -j "$(nproc)" --repeat until-pass:2
+  run_tests "$dir/target"
 }
 
 setup_trixie() {
