@@ -13,8 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# NAME             system  GCC  LLVM   (GCC -: no GCC plugin, g++-12 builds
-#                                        the runtime and the rewriter's copies;
+# NAME             system  GCC  LLVM   (GCC -: no GCC plugin but the rewriter,
+#                                        g++-12 builds the runtime and its copies;
 #                                        cross: aarch64, programs under qemu)
 matrix=(
   "gcc11-llvm15    debian  11   15"
@@ -41,13 +41,15 @@ configure() {  # DIR CMAKE-ARGS...
 }
 
 # build_and_test NAME GCC LLVM: configure, build and run one pair's suites
-# (here, or inside the trixie root).
+# (here, or inside the trixie root). The rewriter's family runs in the
+# build without a GCC plugin (and with LLVM 14 in scripts/test.sh), which
+# keeps the matrix within CI's hour.
 build_and_test() {
-  local name=$1 gcc=$2 llvm=$3 dir=$out/$1 plugin=ON
-  [ "$gcc" = - ] && { gcc=12; plugin=OFF; }
+  local name=$1 gcc=$2 llvm=$3 dir=$out/$1 plugin=ON rewriter=OFF
+  [ "$gcc" = - ] && { gcc=12; plugin=OFF; rewriter=ON; }
   configure "$dir" -DCMAKE_C_COMPILER="gcc-$gcc" -DCMAKE_CXX_COMPILER="g++-$gcc" \
-            -DCW_BUILD_GCC_PLUGIN=$plugin -DCW_LLVM_ROOT="/usr/lib/llvm-$llvm" \
-            -DCW_TEST_SUITES="$suites"
+            -DCW_BUILD_GCC_PLUGIN=$plugin -DCW_BUILD_REWRITER=$rewriter \
+            -DCW_LLVM_ROOT="/usr/lib/llvm-$llvm" -DCW_TEST_SUITES="$suites"
   nice cmake --build "$dir"
   run_tests "$dir"
 }
