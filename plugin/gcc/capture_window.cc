@@ -1,6 +1,9 @@
 /*
- * capture_window.so - GCC plugin that instruments loops marked with
+ * capture_window_core.so - GCC plugin that instruments loops marked with
  * `#pragma capture_window` for capture-window Nsight Systems captures.
+ *
+ * GCC loads capture_window.so (cw-loader.cc), which checks the release and
+ * loads this file from beside it.
  *
  * Use:
  *   gcc -fplugin=PATH/capture_window.so file.c -lcapture_window
@@ -90,10 +93,8 @@
 #include "cw_messages.h"
 #include "cw_all_loops.h"
 
-/* The plugin's two exported symbols; everything else is hidden. */
+/* The core's one exported symbol; everything else is hidden. */
 #define CW_EXPORT __attribute__ ((visibility ("default")))
-
-CW_EXPORT int plugin_is_GPL_compatible;
 
 static struct plugin_info cw_plugin_info = {
   "0.1",
@@ -355,46 +356,11 @@ parse_plugin_arguments (const struct plugin_name_args *info)
   return ok;
 }
 
-/* GCC loads a plugin of another release and leaves the version check to
-   it: say which GCC this one was built for and how to get one for this
-   GCC, down to the build detail that differs within one release. */
-static bool
-check_gcc_version (const struct plugin_name_args *info,
-		   struct plugin_gcc_version *running)
+/* plugin_init of capture_window.so (cw-loader.cc) hands over here once
+   GCC's version check passed. */
+extern "C" CW_EXPORT int
+cw_core_init (struct plugin_name_args *info)
 {
-  if (plugin_default_version_check (running, &gcc_version))
-    return true;
-  static const char *const hint
-    = "rebuild it with this GCC's g++ (docs/compilers.md)";
-  if (strcmp (running->basever, gcc_version.basever) != 0)
-    {
-      error ("%s was built for GCC %s, this is GCC %s; %s", info->full_name,
-	     gcc_version.basever, running->basever, hint);
-      return false;
-    }
-  const struct { const char *what, *built, *here; } fields[] = {
-    { "datestamp", gcc_version.datestamp, running->datestamp },
-    { "phase", gcc_version.devphase, running->devphase },
-    { "revision", gcc_version.revision, running->revision },
-    { "configuration", gcc_version.configuration_arguments,
-      running->configuration_arguments },
-  };
-  for (const auto &f : fields)
-    if (strcmp (f.built, f.here) != 0)
-      {
-	error ("%s was built for another build of GCC %s: its %s is %qs, "
-	       "this GCC's is %qs; %s", info->full_name, running->basever,
-	       f.what, f.built, f.here, hint);
-	break;
-      }
-  return false;
-}
-
-CW_EXPORT int
-plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
-{
-  if (!check_gcc_version (info, version))
-    return 1;
   /* A bad argument fails the compilation through its error; the plugin
      then stays out of the way. */
   if (!parse_plugin_arguments (info))
