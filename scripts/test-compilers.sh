@@ -83,6 +83,12 @@ setup_trixie() {
   local stamp="${trixie_packages[*]}"
   [ "$(cat "$trixie/.capture-window" 2>/dev/null)" = "$stamp" ] && return
   echo "making the Debian 13 root $trixie (debootstrap)"
+  # A run that was killed may have left this checkout or the CUDA toolkit
+  # mounted inside: rm -rf would delete them.
+  if grep -q " $trixie[/.]" /proc/mounts; then
+    echo "mounts left under $trixie (umount them first):"; grep " $trixie[/.]" /proc/mounts
+    exit 1
+  fi
   rm -rf "$trixie" "$trixie.tmp"
   mkdir -p "$(dirname "$trixie")"
   debootstrap --variant=minbase --include="$(IFS=,; echo "${trixie_packages[*]}")" \
@@ -97,6 +103,7 @@ unmount_all() {
   local i
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || true; done
 }
+trap 'exit 130' INT TERM  # so that the EXIT trap unmounts
 # The checkout, the CUDA toolkit, /proc and /dev inside the root.
 mount_trixie() {
   local from to
