@@ -104,7 +104,9 @@ unmount_all() {
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || true; done
 }
 trap 'exit 130' INT TERM  # so that the EXIT trap unmounts
-# The checkout, the CUDA toolkit, /proc and /dev inside the root.
+# The checkout, the CUDA toolkit, /proc and /dev inside the root; the
+# toolkit and /dev read-only, so that nothing done inside the root (or to
+# it: rm -rf) can delete them.
 mount_trixie() {
   local from to
   for from in /proc /dev /usr/local/cuda "$PWD"; do
@@ -113,6 +115,7 @@ mount_trixie() {
     mkdir -p "$to"
     mount --bind "$(realpath "$from")" "$to"
     mounted+=("$to")
+    case $from in /dev|/usr/local/cuda) mount -o remount,bind,ro "$to" ;; esac
   done
 }
 
@@ -128,6 +131,11 @@ if [ "${1:-}" = --build-cross ]; then
 fi
 
 mkdir -p "$out"
+# One run at a time: a second one would mount into, or delete, the root
+# the first is using.
+mkdir -p "$(dirname "$trixie")"
+exec 9>"$trixie.lock"
+flock -n 9 || { echo "another scripts/test-compilers.sh is running ($trixie.lock)"; exit 1; }
 chosen=("$@")
 need_trixie=
 for row in "${matrix[@]}"; do
