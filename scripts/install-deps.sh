@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build needs, only those that are missing.
+# With arguments: those packages instead (scripts/test-compilers.sh).
 set -euo pipefail
 # libclang-rt-14-dev: the sanitizer and libFuzzer runtimes (tests/fuzz, tests/sanitize);
 # shellcheck: tests/cli; gdb: tests/hostile (backtrace); openmpi-bin, libopenmpi-dev: tests/ranks.
 packages=(gcc-12-plugin-dev libclang-14-dev clang-14 libclang-rt-14-dev cmake ninja-build
           pkg-config python3 shellcheck gdb openmpi-bin libopenmpi-dev)
+[ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 # npm fetches the sqlite amalgamation (tests/robustness, bench/). Machines
 # that have Node.js from elsewhere have npm already; Debian's would clash.
-command -v npm >/dev/null || missing+=(npm)
+[ $# -gt 0 ] || command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}"
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo

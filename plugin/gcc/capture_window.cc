@@ -1,6 +1,9 @@
 /*
- * capture_window.so - GCC plugin that instruments loops marked with
+ * capture_window_core.so - GCC plugin that instruments loops marked with
  * `#pragma capture_window` for capture-window Nsight Systems captures.
+ *
+ * GCC loads capture_window.so (cw-loader.cc), which checks the release and
+ * loads this file from beside it.
  *
  * Use:
  *   gcc -fplugin=PATH/capture_window.so file.c -lcapture_window
@@ -110,10 +113,8 @@
 #include "cw_messages.h"
 #include "cw_all_loops.h"
 
-/* The plugin's two exported symbols; everything else is hidden. */
+/* The core's one exported symbol; everything else is hidden. */
 #define CW_EXPORT __attribute__ ((visibility ("default")))
-
-CW_EXPORT int plugin_is_GPL_compatible;
 
 static struct plugin_info cw_plugin_info = {
   "0.1",
@@ -425,15 +426,11 @@ parse_plugin_arguments (const struct plugin_name_args *info)
   return ok;
 }
 
-CW_EXPORT int
-plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
+/* plugin_init of capture_window.so (cw-loader.cc) hands over here once
+   GCC's version check passed. */
+extern "C" CW_EXPORT int
+cw_core_init (struct plugin_name_args *info)
 {
-  if (!plugin_default_version_check (version, &gcc_version))
-    {
-      error ("plugin %s was built for GCC %s, this is GCC %s",
-	     info->base_name, gcc_version.basever, version->basever);
-      return 1;
-    }
   /* A bad argument fails the compilation through its error; the plugin
      then stays out of the way. */
   if (!parse_plugin_arguments (info))

@@ -1,10 +1,13 @@
 /*
  * gcc-common.h - every GCC header the capture_window plugin uses, and the
- * few shims it needs.  Plugin sources include only this file.
+ * shims that let one source build for GCC 11 and newer.  Plugin sources
+ * include only this file.
  *
- * We build for the GCC on the machine (12); a plugin binary only loads into
- * the GCC release it was built for (plugin_default_version_check), so there
- * are no shims for older releases.
+ * A plugin binary loads only into the GCC release it was built for
+ * (plugin_default_version_check); the build makes one per release
+ * (docs/compilers.md).  Each shim below names the release that needs it.
+ * The plugin works on GENERIC trees before gimplification, so GIMPLE's
+ * header order (GCC 13) and last_stmt (renamed in GCC 14) do not concern it.
  */
 #ifndef CW_GCC_COMMON_H
 #define CW_GCC_COMMON_H
@@ -12,8 +15,8 @@
 #include "gcc-plugin.h"
 #include "plugin-version.h"
 
-#if GCCPLUGIN_VERSION_MAJOR < 12
-#error "capture_window needs GCC 12 or newer plugin headers"
+#if GCCPLUGIN_VERSION_MAJOR < 11
+#error "capture_window needs GCC 11 or newer plugin headers"
 #endif
 
 #include "c-family/c-common.h"

@@ -25,7 +25,8 @@ The capture_window messages themselves are the same for every front end.
 Every error the compiler prints must be expected; warnings and notes must
 be expected only where the case says { cw-strict }.  No case may produce an
 internal compiler error or crash.  .c uses --cc, .cc uses --cxx, .cu uses
---nvcc (columns are not checked through nvcc; not built with clang).
+--nvcc with --cxx as its host compiler (columns are not checked through
+nvcc).
 """
 import argparse
 import os
@@ -93,7 +94,7 @@ def command(args, path, options, plugin):
         xc = plain + (['-fplugin=' + args.plugin] if plugin else [])
         xc += [o for o in options if o.startswith('-fplugin-arg')]
         rest = [o for o in options if not o.startswith('-fplugin-arg')]
-        return ([args.nvcc, '-c', '-Xcompiler', ','.join(xc)] + includes +
+        return ([args.nvcc, '-ccbin', args.cxx, '-c', '-Xcompiler', ','.join(xc)] + includes +
                 rest + [path, '-o', os.devnull])
     cc = args.cxx if ext in ('.cc', '.cpp') else args.cc
     return ([cc, '-c'] + plain + (['-fplugin=' + args.plugin] if plugin else []) +

@@ -17,10 +17,17 @@ want="-fplugin=$prefix/lib/capture-window/capture_window.so -I$prefix/include -L
 plugin=$(pkg-config --variable=gcc_plugin capture-window)
 [ "$plugin" = "$prefix/lib/capture-window/capture_window.so" ] && [ -f "$plugin" ] ||
   fail "gcc_plugin variable '$plugin' is not the installed plugin"
-if [ -n "${CW_EXPECT_CLANG_PLUGIN:-}" ]; then
+# Each plugin's variable says the compiler version it was built for.
+version=$(pkg-config --variable=gcc_plugin_version capture-window)
+[ "$version" = "$CW_EXPECT_GCC_VERSION" ] ||
+  fail "gcc_plugin_version is '$version', the plugin is built for GCC $CW_EXPECT_GCC_VERSION"
+if [ -n "${CW_EXPECT_CLANG_VERSION:-}" ]; then
   clang_plugin=$(pkg-config --variable=clang_plugin capture-window)
   [ "$clang_plugin" = "$prefix/lib/capture-window/capture_window_clang.so" ] && [ -f "$clang_plugin" ] ||
     fail "clang_plugin variable '$clang_plugin' is not the installed Clang plugin"
+  version=$(pkg-config --variable=clang_plugin_version capture-window)
+  [ "$version" = "$CW_EXPECT_CLANG_VERSION" ] ||
+    fail "clang_plugin_version is '$version', the plugin is built for Clang $CW_EXPECT_CLANG_VERSION"
 fi
 [ -f "$prefix/include/capture_window.h" ] && [ -f "$prefix/include/capture_window/abi.h" ] ||
   fail "headers not installed"

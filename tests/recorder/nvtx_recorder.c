@@ -259,6 +259,24 @@ static void scramble_scratch_registers(void)
   else
     scramble_sse();
 }
+#elif defined(__aarch64__)
+/* AAPCS64: x0-x17, v0-v7 and v16-v31 are the callee's (x18 is the
+   platform's; v8-v15 keep their lower halves: left alone). */
+static void scramble_scratch_registers(void)
+{
+  __asm__ volatile(
+      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n\t"
+      "mov x\\r, #-1\n\t"
+      ".endr\n\t"
+      ".irp r, 0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"
+      "movi v\\r\\().2d, #0xffffffffffffffff\n\t"
+      ".endr\n\t"
+      "cmn x0, #1" /* the flags */
+      ::: "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
+        "x12", "x13", "x14", "x15", "x16", "x17", "v0", "v1", "v2", "v3", "v4", "v5",
+        "v6", "v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24",
+        "v25", "v26", "v27", "v28", "v29", "v30", "v31", "cc");
+}
 #else
 static void scramble_scratch_registers(void) {}
 #endif

@@ -6,13 +6,13 @@
 # stand-in libcuda.so.1, and checks the runs the source's `// cw-...`
 # comments declare.
 #
-#   SUITE.NAME         gcc/g++ and the GCC plugin (.cu: nvcc, when
-#                      CW_BUILD_CUDA is on)
+#   SUITE.NAME         gcc/g++ and the GCC plugin
 #   SUITE.clang.NAME   clang/clang++ and the Clang plugin, when it is built
-#                      (.cu sources are not built with clang)
 #   SUITE.rewrite.NAME capture-window-rewrite's copy of the source, built by
-#                      gcc/g++ (.cu: nvcc) with no plugin, when the rewriter
-#                      is built
+#                      gcc/g++ with no plugin, when the rewriter is built
+#
+# .cu sources (when CW_BUILD_CUDA is on) are built by nvcc with the
+# family's C++ compiler as host compiler (-ccbin g++ or clang++).
 #
 # CW_PROGRAM_TEST_ONLY, when set, names the families to build with (e.g.
 # gcc), for tests of one front door's own choices.
@@ -55,6 +55,14 @@ endif()
 
 set(CW_TEST_TOOLS ${CMAKE_CURRENT_LIST_DIR})
 
+# Cross builds (cmake/toolchain-aarch64.cmake) run the programs through
+# CW_TEST_EMULATOR.
+set(CW_TEST_RUN_WITH)
+if(CW_TEST_EMULATOR)
+  list(JOIN CW_TEST_EMULATOR " " CW_TEST_RUN_WITH)
+  set(CW_TEST_RUN_WITH "--run-with=${CW_TEST_RUN_WITH}")
+endif()
+
 # The driver's arguments every test shares.
 set(CW_PROGRAM_TEST_COMMON
   --runtime $<TARGET_FILE:capture_window>
@@ -64,6 +72,7 @@ set(CW_PROGRAM_TEST_COMMON
   "--include=$<TARGET_PROPERTY:CUDA::nvtx3,INTERFACE_INCLUDE_DIRECTORIES>"
   --include ${CW_TEST_TOOLS}/../../annotations
   --include ${CW_TEST_TOOLS})
+list(APPEND CW_PROGRAM_TEST_COMMON ${CW_TEST_RUN_WITH})
 if(CW_SANITIZE)
   list(APPEND CW_PROGRAM_TEST_COMMON --cflags=-fsanitize=${CW_SANITIZE}
     --cflags=-fno-sanitize-recover=all --cflags=-fno-omit-frame-pointer)
@@ -111,7 +120,7 @@ function(cw_add_program_tests suite)
       get_filename_component(ext ${source} EXT)
       set(extra)
       if(ext STREQUAL ".cu")
-        if(NOT CW_BUILD_CUDA OR family STREQUAL "clang")
+        if(NOT CW_BUILD_CUDA)
           continue()
         endif()
         set(extra --nvcc ${CMAKE_CUDA_COMPILER})

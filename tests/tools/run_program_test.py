@@ -39,14 +39,15 @@ run it and what each run must emit (notation: see check_trace.py):
     // cw-skip: FAMILY REASON                (file) not built by that front
     //                                       door (exit 77: CTest's skip)
 
---compiler-family picks the front door: gcc (gcc/g++ and the GCC plugin,
-nvcc for .cu), clang (clang/clang++ and capture_window_clang.so; .cu
-sources are refused) or rewrite (capture-window-rewrite, --rewriter, makes
-an instrumented copy of each source, which --cc/--cxx or nvcc build with
-no plugin). --part2-cc/--part2-plugin build a mixed program: the
-source compiled twice, -DCW_PART=1 by --cc/--cxx with --plugin and
--DCW_PART=2 by --part2-cc with --part2-plugin, linked into one program (its
-plain build compiles both parts with --cc/--cxx, without plugins).
+--compiler-family picks the front door: gcc (gcc/g++ and the GCC plugin),
+clang (clang/clang++ and capture_window_clang.so) or rewrite
+(capture-window-rewrite, --rewriter, makes an instrumented copy of each
+source, which --cc/--cxx or nvcc build with no plugin). .cu sources are
+built by nvcc -ccbin --cxx, the plugin loaded into that host compiler.
+--part2-cc/--part2-plugin build a mixed program: the source compiled
+twice, -DCW_PART=1 by --cc/--cxx with --plugin and -DCW_PART=2 by
+--part2-cc with --part2-plugin, linked into one program (its plain build
+compiles both parts with --cc/--cxx, without plugins).
 --cflags adds flags (e.g. -fsanitize=address) to every compilation and
 link of the programs, both builds.
 
@@ -313,9 +314,13 @@ class Driver:
         is_cxx = ext in (".cpp", ".cc", ".cxx")
         what = "%s build %s" % ("plugin" if with_plugin else "plain", opt)
         if ext == ".cu":
-            cmd = [a.nvcc, opt, "-o", out, source] + includes + flags
+            # nvcc hands the host code to --cxx (g++ or clang++), which loads
+            # the family's plugin.
+            cmd = [a.nvcc, "-ccbin", a.cxx, opt, "-o", out, source] + includes + flags
             if with_plugin and a.plugin:
-                cmd += ["-Xcompiler", "-fplugin=" + a.plugin, "-Xcompiler", "-fchecking=1"]
+                cmd += ["-Xcompiler", "-fplugin=" + a.plugin]
+                if a.compiler_family == "gcc":
+                    cmd += ["-Xcompiler", "-fchecking=1"]
                 for arg in self.plugin_args:
                     cmd += ["-Xcompiler", arg]
             else:
@@ -395,7 +400,7 @@ class Driver:
         if os.path.exists(record):
             os.unlink(record)
         try:
-            p = subprocess.run([exe], env=env, capture_output=True, text=True, errors="replace",
+            p = subprocess.run(self.a.run_with + [exe], env=env, capture_output=True, text=True, errors="replace",
                                timeout=self.a.timeout)
         except subprocess.TimeoutExpired:
             return None, "", "timed out after %ss" % self.a.timeout, ""
@@ -604,18 +609,19 @@ def main():
     ap.add_argument("--nvcc", default="nvcc")
     ap.add_argument("--opt", action="append", default=None)
     ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--run-with", default="", help="run the programs through this "
+                    "command (shell words), e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu'")
     ap.add_argument("--cflags", action="append", default=[],
                     help="a flag for every compilation and link of the programs "
                     "(repeatable), e.g. --cflags=-fsanitize=thread")
     a = ap.parse_args()
     a.include = [d for arg in a.include for d in arg.split(";")]
     a.opt = a.opt or ["-O0", "-O2"]
+    a.run_with = shlex.split(a.run_with)
     if a.compiler_family == "rewrite" and not a.rewriter:
         ap.error("--compiler-family rewrite needs --rewriter")
     if not a.prebuilt and not ((a.plugin or a.rewriter) and a.runtime):
         ap.error("--plugin and --runtime are needed to build --source")
-    if a.compiler_family == "clang" and a.source.endswith(".cu"):
-        ap.error("CUDA sources are built with nvcc and the GCC plugin only")
     if a.part2_cc and not (a.part2_plugin and a.part2_cxx):
         ap.error("--part2-cc needs --part2-cxx and --part2-plugin")
     if os.path.isdir(a.work_dir):
