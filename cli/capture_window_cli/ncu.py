@@ -90,7 +90,8 @@ def defaults_for(ncu_opts):
 
 
 def imported(report, *filters):
-    """The kernels of REPORT, each renamed after its innermost NVTX range:
+    """The kernels of REPORT, each renamed after its innermost NVTX range
+    (ncu writes RANGE/KERNEL, e.g. `step#30/train_step(float *)`):
     [(id, name, grid size)], or (None, the first line ncu printed)."""
     command = [ncu_command(), "--import", report, "--csv", "--page", "raw",
                "--print-nvtx-rename", "kernel", "--metrics", "launch__grid_size", *filters]
@@ -128,9 +129,9 @@ def check_ncu_report(report, label, expect):
         return verdict(False, f"{commas(outside)} of {kernels} ran outside window '{label}' (ncu "
                        "run without --profile-from-start off, or another thread's kernels?)",
                        len(every))
-    step = re.compile(re.escape(label) + r"#([0-9]+)")
-    steps = sorted({int(m.group(1)) for _, name, _ in inside for m in [step.fullmatch(name)] if m})
-    own = sum(1 for _, name, _ in inside if not step.fullmatch(name))
+    step = re.compile(re.escape(label) + r"#([0-9]+)/")
+    steps = sorted({int(m.group(1)) for _, name, _ in inside for m in [step.match(name)] if m})
+    own = sum(1 for _, name, _ in inside if not step.match(name))
     found = f"{len(steps)} step{'s' * (len(steps) != 1)} ({label}#{spans(steps)})" if steps else "no step"
     if expect and steps:
         start, count = expect

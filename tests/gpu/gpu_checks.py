@@ -369,7 +369,7 @@ def check_ncu(opts, exe):
         renamed = sorted(n for _, n in ncu_kernels(opts, report, "--print-nvtx-rename", "kernel")) \
             if got else []
         check(f"ncu {name}: --print-nvtx-rename kernel names each kernel after its step",
-              renamed == sorted(f"step#{s}" for _, s in want), f"names {renamed}")
+              renamed == sorted(f"step#{s}/tag(int *)" for _, s in want), f"names {renamed}")
         size = os.path.getsize(report) if got else 0
         note(f"{name}: capture-window profile --tool ncu {' '.join(options)} -- steps_cuda 50 "
              f"{' '.join(args)}: {len(got)} kernels, gridX {sorted(set(g for g, _ in got))}, "
