@@ -12,7 +12,7 @@
 
 #include "internal.h"
 
-enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5 };
+enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5, CW_SPIKE_STEPS = 15 };
 
 /* Running mean and variance of step times (Welford), in nanoseconds. */
 struct cw_stats {
@@ -49,6 +49,14 @@ struct cw_loop {
   long long decide_at;
   int seen_signal;                  /* cw_signal_generation acted on */
   bool auto_pending;                /* auto:COUNT waits for steady steps */
+  /* spike:COUNT[xTIMES] watches every step: the last CW_SPIKE_STEPS step
+     times (a ring), the last three slow steps, the predicted window. */
+  bool spike_pending;
+  double spike_recent[CW_SPIKE_STEPS];
+  int spike_n;
+  long long spike_slow[3];
+  int spike_n_slow;
+  long long spike_start;            /* LLONG_MAX if none */
 
   /* Progress (the index of the next iteration is head.next). */
   bool window_open;
@@ -74,6 +82,11 @@ struct cw_loop {
   double recent[CW_AUTO_STEPS]; /* last step times, for auto */
   int n_recent;
 
+  /* Every step's time, for CAPTURE_WINDOW_TIMES (times.c) and spike: the
+     iteration begun last and when (0: none being timed). */
+  struct cw_times *times;
+  long long step_index, step_begin_ns;
+
   struct cw_loop *all_next; /* every loop state, for the exit report */
 };
 
@@ -84,9 +97,10 @@ long long cw_plan_init(struct cw_loop *loop);
 long long cw_plan_after(struct cw_loop *loop, long long from);
 long long cw_plan_signal(struct cw_loop *loop, long long i);
 bool cw_auto_settled(struct cw_loop *loop, long long i);
+long long cw_spike_step(struct cw_loop *loop, long long index, double ns);
 
 /* selfcheck.c */
-void cw_time_step(struct cw_loop *loop, bool keep_timing);
+void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now);
 void cw_selfcheck_track(struct cw_loop *loop);
 void cw_selfcheck_report(void);
 

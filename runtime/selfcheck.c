@@ -48,8 +48,7 @@ static double spread(const struct cw_stats *s) {
 /* Closes the time of the iteration begun last, if it was timed, and starts
    timing the next one if keep_timing; called at an iteration's begin and,
    with keep_timing false, at loop exit (time across an exit is no step). */
-void cw_time_step(struct cw_loop *loop, bool keep_timing) {
-  long long now = cw_now_ns();
+void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now) {
   if (loop->last_begin_ns) {
     double step = (double)(now - loop->last_begin_ns);
     if (loop->last_record >= 0)
@@ -122,6 +121,11 @@ static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_l
     append(buf, size, len, "auto:%lld", cw_config.auto_count);
     return;
   }
+  if (cw_config.spike_count) {
+    append(buf, size, len, "spike:%lld", cw_config.spike_count);
+    if (cw_config.spike_times > 1) append(buf, size, len, "x%lld", cw_config.spike_times);
+    return;
+  }
   if (!loop->n_windows) {
     append(buf, size, len, "armed by %s", strsignal(cw_config.signal_number));
     return;
@@ -153,10 +157,12 @@ static void report_site(const struct cw_loop *site) {
   append(line, sizeof line, &len, "loop '%s' (%s:%u) ran %lld iterations", first->label,
          first->file, first->line, iterations);
   if (threads > 1) append(line, sizeof line, &len, " in %d threads", threads);
-  if (!opened) {
+  if (!opened && !cw_config.none) {
     append(line, sizeof line, &len, "; window ");
     describe_plan(line, sizeof line, &len, first);
     append(line, sizeof line, &len, " never opened");
+    if (cw_config.spike_count)
+      append(line, sizeof line, &len, ": no slow step recurred at a steady period");
   }
   for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     if (!same_site(l, site)) continue;
