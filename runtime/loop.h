@@ -12,7 +12,8 @@
 
 #include "internal.h"
 
-enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5, CW_SPIKE_STEPS = 15 };
+enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5, CW_SPIKE_STEPS = 15,
+       CW_SPIKE_SLOW = 32 };
 
 /* Running mean and variance of step times (Welford), in nanoseconds. */
 struct cw_stats {
@@ -50,11 +51,13 @@ struct cw_loop {
   int seen_signal;                  /* cw_signal_generation acted on */
   bool auto_pending;                /* auto:COUNT waits for steady steps */
   /* spike:COUNT[xTIMES] watches every step: the last CW_SPIKE_STEPS step
-     times (a ring), the last three slow steps, the predicted window. */
+     times and the last CW_SPIKE_SLOW slow steps (rings), the predicted
+     window. */
   bool spike_pending;
   double spike_recent[CW_SPIKE_STEPS];
   int spike_n;
-  long long spike_slow[3];
+  long long spike_slow[CW_SPIKE_SLOW]; /* a ring, oldest overwritten */
+  double spike_slow_ns[CW_SPIKE_SLOW];
   int spike_n_slow;
   long long spike_start;            /* LLONG_MAX if none */
 

@@ -150,12 +150,39 @@ bool cw_auto_settled(struct cw_loop *loop, long long i) {
   return true;
 }
 
+/* Whether step `index` is among the n slow steps, and took about as long
+   as ns (within a factor of 2): an evaluation takes about the same time
+   each time, noise does not. */
+static bool slow_alike(const struct cw_loop *loop, int n, long long index, double ns) {
+  for (int k = 0; k < n; k++)
+    if (loop->spike_slow[k] == index)
+      return loop->spike_slow_ns[k] <= 2 * ns && ns <= 2 * loop->spike_slow_ns[k];
+  return false;
+}
+
+/* The smallest PERIOD >= 3 at which slow step `last` (of ns) recurs:
+   last - PERIOD, last - 2 PERIOD and last - 3 PERIOD are among the earlier
+   slow steps and took about as long (other slow steps may lie between:
+   noise). 0 if none. Three equal gaps, not two: on a busy machine, noise
+   alone sometimes makes two. PERIOD >= 3: with every other step slow, the
+   median is no steady step. */
+static long long recurring_period(const struct cw_loop *loop, int n, long long last, double ns) {
+  long long best = 0;
+  for (int k = 0; k < n; k++) {
+    long long period = last - loop->spike_slow[k];
+    if (period >= 3 && (!best || period < best) && slow_alike(loop, n, last - period, ns) &&
+        slow_alike(loop, n, last - 2 * period, ns) && slow_alike(loop, n, last - 3 * period, ns))
+      best = period;
+  }
+  return best;
+}
+
 /* spike:COUNT[xTIMES] - called with the time of every step. A step is slow
-   by the rule of stats.c against the last CW_SPIKE_STEPS steps; once the
-   last three slow steps are equally far apart (PERIOD >= 2), the next one
-   is predicted PERIOD steps after the last, and a window of COUNT opens
-   COUNT/2 steps before it (COUNT 3: the step before, the slow step, the
-   step after), TIMES windows in all. */
+   by the rule of stats.c against the last CW_SPIKE_STEPS steps; once a
+   slow step recurs at a period (recurring_period), the next one is
+   predicted PERIOD steps later, and a window of COUNT opens COUNT/2 steps
+   before it (COUNT 3: the step before, the slow step, the step after),
+   TIMES windows in all. */
 long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
   double sorted[CW_SPIKE_STEPS];
   int n = loop->spike_n < CW_SPIKE_STEPS ? loop->spike_n : CW_SPIKE_STEPS;
@@ -171,19 +198,20 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
   }
   loop->spike_recent[loop->spike_n++ % CW_SPIKE_STEPS] = ns;
   if (!slow) return attention(loop);
-  long long *s = loop->spike_slow;
-  s[0] = s[1], s[1] = s[2], s[2] = index;
-  if (loop->spike_n_slow < 3) loop->spike_n_slow++;
-  long long period = s[2] - s[1];
-  if (loop->spike_n_slow < 3 || period < 2 || s[1] - s[0] != period) return attention(loop);
-  long long start = s[2] + period - cw_config.spike_count / 2;
+  int listed = loop->spike_n_slow < CW_SPIKE_SLOW ? loop->spike_n_slow : CW_SPIKE_SLOW;
+  long long period = recurring_period(loop, listed, index, ns);
+  loop->spike_slow_ns[loop->spike_n_slow % CW_SPIKE_SLOW] = ns;
+  loop->spike_slow[loop->spike_n_slow++ % CW_SPIKE_SLOW] = index;
+  if (!period) return attention(loop);
+  long long start = index + period - cw_config.spike_count / 2;
   loop->spike_start = start > index ? start : index + 1;
   const struct cw_site_v2 *site = loop->site;
   if (cw_config.verbose)
-    cw_log("spike: loop '%s' (%s:%u) slow steps %lld, %lld, %lld: every %lld steps; window "
-           "%lld:%lld armed, thread %ld",
-           site->label, site->file, site->line, s[0], s[1], s[2], period, loop->spike_start,
-           cw_config.spike_count, cw_thread_id());
+    cw_log("spike: loop '%s' (%s:%u) slow steps %lld, %lld, %lld, %lld: every %lld steps; "
+           "window %lld:%lld armed, thread %ld",
+           site->label, site->file, site->line, index - 3 * period, index - 2 * period,
+           index - period, index, period, loop->spike_start, cw_config.spike_count,
+           cw_thread_id());
   return cw_plan_after(loop, index + 1);
 }
 

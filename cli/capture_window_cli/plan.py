@@ -13,9 +13,9 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
   steady      the steps after the warm-up that are not slow: median, spread
               (MAD over median, in %)
   periodic    slow steps at the iterations i >= warm-up end with
-              i % EVERY == PHASE: at least 3 of them, and at least 80 % of
-              those iterations slow; the smallest EVERY first, its steps
-              then taken out
+              i % EVERY == PHASE (EVERY >= 3): at least 3 of them, and at
+              least 80 % of those iterations slow; the smallest EVERY
+              first, its steps then taken out
   outliers    the other slow steps after the warm-up
 """
 import glob
@@ -33,6 +33,8 @@ from .common import ME, Usage, option_value
 SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
 WARMUP_RUN = 5
 PERIODIC_MIN, PERIODIC_SHARE = 3, 0.8
+PERIOD_MIN = 3       # every other step slow: the median is no steady step
+NEIGHBOURS = 16      # periods tried: gaps to the next 16 slow steps (noise lies between)
 REPEAT = 3           # windows of a periodic suggestion
 SHOWN_OUTLIERS = 10
 
@@ -74,10 +76,10 @@ def periodic_events(indexes, late_slow, start):
     last = indexes[-1] if indexes else 0
     recorded = set(indexes)
     candidates = sorted({b - a for k, a in enumerate(remaining)
-                         for b in remaining[k + 1:k + 4] if b - a >= 2})
+                         for b in remaining[k + 1:k + 1 + NEIGHBOURS] if b - a >= PERIOD_MIN})
     events = []
     for every in candidates:
-        if (last - start + 1) < PERIODIC_MIN * every or len(remaining) < PERIODIC_MIN:
+        if last - start < (PERIODIC_MIN - 1) * every or len(remaining) < PERIODIC_MIN:
             break
         by_phase = {}
         for i in remaining:
@@ -152,13 +154,11 @@ def suggestions(a, loops_env, program):
                     "env": env, "nsys": nsys_line(env, "stop", loops_env, program)})
     for e in a["periodic"]:
         every, first = e["every"], e["first"]
-        width = min(3, every)
         start = first - 1 if first >= 1 else first + every - 1
         times = min(REPEAT, e["hits"])
-        env = f"CAPTURE_WINDOW={start}:{width}/{every}x{times}"
-        around = "the slow step and one on either side" if width == 3 else "the step before and the slow step"
-        out.append({"why": f"every {every} steps from {first} ({e['ratio']:.1f}x slower): {around}, "
-                           f"{times} times",
+        env = f"CAPTURE_WINDOW={start}:3/{every}x{times}"
+        out.append({"why": f"every {every} steps from {first} ({e['ratio']:.1f}x slower): "
+                           f"the slow step and one on either side, {times} times",
                     "env": env, "nsys": nsys_line(env, f"repeat:{times}", loops_env, program)})
     return out
 
@@ -173,6 +173,8 @@ def read_times(paths):
         by_id = {}
         with open(path, errors="replace") as f:
             for n, line in enumerate(f, 1):
+                if not line.endswith("\n"):
+                    break  # a last line cut short: the run was killed mid-write
                 words = line.split()
                 if not words or words[0].startswith("#"):
                     continue
@@ -185,7 +187,7 @@ def read_times(paths):
                     loops.append(loop)
                 elif len(words) == 3 and words[0] in by_id:
                     by_id[words[0]]["steps"][int(words[1])] = int(words[2])
-                elif line.endswith("\n"):  # (a last line cut short: the run was killed)
+                else:
                     raise Usage(f"{ME}: plan: {path}:{n}: not a step-times line: {line.strip()!r}")
     return [l for l in loops if l["steps"]]
 
