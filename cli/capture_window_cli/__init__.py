@@ -1,9 +1,11 @@
-"""capture-window - profile a program's capture windows with Nsight Systems
-and check what the reports hold.
+"""capture-window - profile a program's capture windows with Nsight Systems,
+check what the reports hold, and plan where to cut.
 
   capture-window profile [-o NAME] [--label L] [--expect START:COUNT]
                          [--nsys-args 'OPTIONS'] [NSYS-OPTION...] [--] PROGRAM [ARG...]
   capture-window check [--label L] [--expect START:COUNT] [--json] REPORT.nsys-rep...
+  capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]
+  capture-window plan [--json] [--plot FILE] [--count C] --from STEP-TIMES
 
 profile runs
   nsys profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop \\
@@ -25,6 +27,14 @@ The kernels of a step are those its thread launched inside the step's range.
 Reports of several processes (ranks) are compared: a line per rank, then
 whether every rank captured the same steps. --json prints one JSON object
 per report (and one for the ranks) instead.
+
+plan runs PROGRAM once without a profiler, every step timed
+(CAPTURE_WINDOW=none, CAPTURE_WINDOW_TIMES), or reads --from a file an
+earlier run recorded, and reports per loop and thread: the warm-up, the
+steady step time, periodic slow steps (every 25 steps from 25: 6.0x
+slower), outliers, and ready CAPTURE_WINDOW values with their nsys
+commands. --steps N stops the program once a loop has N steps; --plot
+draws them (matplotlib). The manual: docs/where-to-cut.md.
 
 NSYS names the nsys to run (default: nsys on PATH). Exit status: 0 all
 reports ok, 1 a report failed its check (or nsys failed), 2 bad usage.

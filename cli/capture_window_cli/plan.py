@@ -13,9 +13,10 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
   steady      the steps after the warm-up that are not slow: median, spread
               (MAD over median, in %)
   periodic    slow steps at the iterations i >= warm-up end with
-              i % EVERY == PHASE (EVERY >= 3): at least 3 of them, and at
-              least 80 % of those iterations slow; the smallest EVERY
-              first, its steps then taken out
+              i % EVERY == PHASE (EVERY >= 3), within a factor of 2 of
+              their median: at least 4 of them, and at least 80 % of those
+              iterations; the slowest such event first, its steps then
+              taken out
   outliers    the other slow steps after the warm-up
 """
 import glob
@@ -32,7 +33,7 @@ from .common import ME, Usage, option_value
 
 SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
 WARMUP_RUN = 5
-PERIODIC_MIN, PERIODIC_SHARE = 3, 0.8
+PERIODIC_MIN, PERIODIC_SHARE = 4, 0.8  # four: three equal gaps, as spike wants
 PERIOD_MIN = 3       # every other step slow: the median is no steady step
 NEIGHBOURS = 16      # periods tried: gaps to the next 16 slow steps (noise lies between)
 REPEAT = 3           # windows of a periodic suggestion
@@ -68,30 +69,50 @@ def warmup_end(indexes, slow):
     return next((i for i in indexes if i not in slow), indexes[0] if indexes else 0)
 
 
-def periodic_events(indexes, late_slow, start):
-    """(every, phase, hits) of the slow steps that recur, smallest period
-    first; late_slow: the slow steps at or after `start` (taken out as
-    events claim them)."""
-    remaining = sorted(late_slow)
-    last = indexes[-1] if indexes else 0
-    recorded = set(indexes)
-    candidates = sorted({b - a for k, a in enumerate(remaining)
-                         for b in remaining[k + 1:k + 1 + NEIGHBOURS] if b - a >= PERIOD_MIN})
-    events = []
-    for every in candidates:
-        if last - start < (PERIODIC_MIN - 1) * every or len(remaining) < PERIODIC_MIN:
+def alike(hits, steps):
+    """The hits within a factor of 2 of their median time: an evaluation
+    takes about the same time each time, noise does not."""
+    m = median(steps[i] for i in hits)
+    return [i for i in hits if m / 2 <= steps[i] <= 2 * m]
+
+
+def strongest_event(remaining, steps, start, last, recorded):
+    """The recurring slow steps that are slowest: (ratio key, every, phase,
+    hits), or None."""
+    candidates = {b - a for k, a in enumerate(remaining)
+                  for b in remaining[k + 1:k + 1 + NEIGHBOURS] if b - a >= PERIOD_MIN}
+    best = None
+    for every in sorted(candidates):
+        if last - start < (PERIODIC_MIN - 1) * every:
             break
         by_phase = {}
         for i in remaining:
             by_phase.setdefault(i % every, []).append(i)
         for phase, hits in sorted(by_phase.items()):
-            if len(hits) < PERIODIC_MIN:
-                continue
+            hits = alike(hits, steps) if len(hits) >= PERIODIC_MIN else []
             first = start + (phase - start) % every
             places = sum(1 for i in range(first, last + 1, every) if i in recorded)
-            if len(hits) >= PERIODIC_SHARE * places:
-                events.append((every, phase, hits))
-                remaining = [i for i in remaining if i not in set(hits)]
+            if len(hits) >= PERIODIC_MIN and len(hits) >= PERIODIC_SHARE * places:
+                time = median(steps[i] for i in hits)
+                if best is None or time > best[0]:
+                    best = (time, every, phase, hits)
+    return best
+
+
+def periodic_events(steps, late_slow, start):
+    """(every, phase, hits) of the slow steps that recur, the slowest first;
+    late_slow: the slow steps at or after `start`. Each event takes its
+    steps out before the next is looked for; what no event takes is
+    sporadic."""
+    indexes = sorted(steps)
+    remaining, events = sorted(late_slow), []
+    while len(remaining) >= PERIODIC_MIN:
+        event = strongest_event(remaining, steps, start, indexes[-1], set(indexes))
+        if not event:
+            break
+        events.append(event[1:])
+        taken = set(event[3])
+        remaining = [i for i in remaining if i not in taken]
     return events, remaining
 
 
@@ -106,7 +127,7 @@ def analyse(steps, count=3):
     w = warmup_end(indexes, slow)
     steady = [steps[i] for i in indexes if i >= w and i not in slow]
     m = median(steady)
-    events, outliers = periodic_events(indexes, [i for i in sorted(slow) if i >= w], w)
+    events, outliers = periodic_events(steps, [i for i in sorted(slow) if i >= w], w)
     return {
         "iterations": len(indexes),
         "warmup_end": w,

@@ -67,10 +67,10 @@ def analysis_cases(cw):
     tmp = tempfile.mkdtemp(prefix="cw-plan-test-")
     f = os.path.join(tmp, "steps")
 
-    steps_file(f, [(7, "step", "train.c:42", shape(100, 10, {i: 6 for i in range(25, 100, 25)} | {37: 3}))])
+    steps_file(f, [(7, "step", "train.c:42", shape(110, 10, {i: 6 for i in range(25, 110, 25)} | {37: 3}))])
     rc, out, err = plan(cw, ["--from", f])
     expect("analysis: warm-up, periodic, sporadic (text)", (rc, out.splitlines()), (0, [
-        "loop 'step' (train.c:42) thread 7: 100 iterations",
+        "loop 'step' (train.c:42) thread 7: 110 iterations",
         "  warm-up: iterations 0-9 (steady from 10)",
         "  steady: median 1.000 ms, spread 0.3%",
         "  periodic: every 25 steps from 25: 6.0x slower (eval? checkpoint?)",
@@ -86,7 +86,7 @@ def analysis_cases(cw):
 
     rc, out, err = plan(cw, ["--json", "--from", f])
     expect("analysis: the same, --json", (rc, json.loads(out)), (0, {"loops": [{
-        "label": "step", "file": "train.c", "line": 42, "thread": 7, "iterations": 100,
+        "label": "step", "file": "train.c", "line": 42, "thread": 7, "iterations": 110,
         "warmup_end": 10, "steady": {"median_ns": 1000000, "spread_pct": 0.3},
         "periodic": [{"every": 25, "phase": 0, "ratio": 6.0}], "outliers": [37],
         "suggest": [
@@ -251,7 +251,7 @@ def program_cases(cw, shapes, recorder, fakecuda):
 
     # The file CAPTURE_WINDOW_TIMES writes, and plan --from reading it.
     tmp = tempfile.mkdtemp(prefix="cw-plan-times-")
-    p = subprocess.run([shapes, "periodic", "80"], capture_output=True, text=True, env=environ(
+    p = subprocess.run([shapes, "periodic", "110"], capture_output=True, text=True, env=environ(
         CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=os.path.join(tmp, "t.%r.%p"), RANK="3"))
     files = os.listdir(tmp)
     expect("times: one file, named after rank and pid", (p.returncode, p.stderr, files),
@@ -260,7 +260,7 @@ def program_cases(cw, shapes, recorder, fakecuda):
     expect("times: header, loop line, every step once in order",
            (lines[:1], bool(lines[1:2] and re.fullmatch(r"loop 1 T\d+ step \S*shapes\.c:\d+", lines[1])),
             [tuple(map(int, l.split()[:2])) for l in lines[2:]]),
-           (["# capture-window step times 1"], True, [(1, i) for i in range(80)]))
+           (["# capture-window step times 1"], True, [(1, i) for i in range(110)]))
     rc, out, err = plan(cw, ["--json", "--from", os.path.join(tmp, files[0])] if files else [])
     loop = json.loads(out)["loops"][0] if rc == 0 else {}
     expect("times: plan --from reads it", [(e["every"], e["phase"]) for e in loop.get("periodic", [])],
