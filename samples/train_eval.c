@@ -6,7 +6,7 @@
  *   gcc -fplugin=capture_window.so train_eval.c -lcapture_window -o train_eval
  *   capture-window plan -- ./train_eval
  *
- * Each step is about 1 ms of arithmetic; steps 25, 50, 75, ... also run an
+ * 200 steps (or argv[1]), each about 1 ms of arithmetic; steps 25, 50, 75, ... also run an
  * evaluation over the data, five passes of the same arithmetic.
  */
 #include <stdio.h>
@@ -35,7 +35,7 @@ static double evaluate(int step) {
 }
 
 int main(int argc, char **argv) {
-  int steps = argc > 1 ? atoi(argv[1]) : 120;
+  int steps = argc > 1 ? atoi(argv[1]) : 200;
   double loss = 0, eval = 0;
 #pragma capture_window(30, 3)
   for (int step = 0; step < steps; step++) {

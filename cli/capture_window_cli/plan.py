@@ -30,6 +30,7 @@ import tempfile
 import time
 
 from .common import ME, Usage, option_value
+from .plot import plot
 
 SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
 WARMUP_RUN = 5
@@ -77,11 +78,12 @@ def alike(hits, steps):
 
 
 def strongest_event(remaining, steps, start, last, recorded):
-    """The recurring slow steps that are slowest: (ratio key, every, phase,
-    hits), or None."""
+    """The recurring slow steps that are slowest: (time, every, phase,
+    hits), or None. An event every 60 steps that is a part of one every 20
+    is that one."""
     candidates = {b - a for k, a in enumerate(remaining)
                   for b in remaining[k + 1:k + 1 + NEIGHBOURS] if b - a >= PERIOD_MIN}
-    best = None
+    found = []
     for every in sorted(candidates):
         if last - start < (PERIODIC_MIN - 1) * every:
             break
@@ -93,10 +95,10 @@ def strongest_event(remaining, steps, start, last, recorded):
             first = start + (phase - start) % every
             places = sum(1 for i in range(first, last + 1, every) if i in recorded)
             if len(hits) >= PERIODIC_MIN and len(hits) >= PERIODIC_SHARE * places:
-                time = median(steps[i] for i in hits)
-                if best is None or time > best[0]:
-                    best = (time, every, phase, hits)
-    return best
+                found.append((median(steps[i] for i in hits), every, phase, hits))
+    own = [e for e in found if not any(o[1] < e[1] and e[1] % o[1] == 0 and e[2] % o[1] == o[2]
+                                       for o in found)]
+    return max(own, default=None, key=lambda e: e[0])
 
 
 def periodic_events(steps, late_slow, start):
@@ -322,6 +324,8 @@ def parse_plan(args):
             raise Usage(f"{ME}: plan: unknown option '{a}'")
         else:
             break
+    if opts["plot"] is not None and not opts["plot"].endswith((".png", ".svg")):
+        raise Usage(f"{ME}: plan: --plot takes FILE.png or FILE.svg, got '{opts['plot']}'")
     for name in ("steps", "count"):
         if opts[name] is not None and (not str(opts[name]).isdigit() or int(opts[name]) < 1):
             raise Usage(f"{ME}: plan: --{name} takes a positive integer, got '{opts[name]}'")
@@ -366,6 +370,5 @@ def cmd_plan(args):
     else:
         print("\n\n".join(text_report(l, a) for l, a in results))
     if opts["plot"]:
-        from .plot import plot
-        plot(opts["plot"], results)
+        plot(opts["plot"], results)  # without matplotlib: says so, the report stands
     return status

@@ -161,6 +161,28 @@ def analysis_cases(cw):
     expect("analysis: no steps", plan(cw, ["--from", f])[:2], (1, ""))
     expect("analysis: no such file", plan(cw, ["--from", f + ".gone"]),
            (1, "", f"capture-window: plan: no such file: {f}.gone\n"))
+    # --plot: the picture when matplotlib is there; without it (a
+    # matplotlib that fails to import stands in for none installed) the
+    # hint, and the report all the same.
+    steps_file(f, [(7, "step", "train.c:42", shape(60, 10, {i: 6 for i in range(15, 60, 10)}))])
+    picture = os.path.join(tmp, "steps.svg")
+    rc, out, err = plan(cw, ["--plot", picture, "--from", f])
+    try:
+        import matplotlib  # noqa: F401
+        expect("--plot writes an SVG", (rc, open(picture).read(200).startswith("<?xml"), out.count("\n")),
+               (0, True, 10))
+    except ImportError:
+        print("SKIP: --plot writes an SVG (no matplotlib here)")
+    missing = os.path.join(tmp, "no-matplotlib")
+    os.makedirs(missing, exist_ok=True)
+    with open(os.path.join(missing, "matplotlib.py"), "w") as m:
+        m.write("raise ImportError('no matplotlib')\n")
+    rc, out2, err = plan(cw, ["--plot", os.path.join(tmp, "none.png"), "--from", f], PYTHONPATH=missing)
+    expect("--plot without matplotlib: the hint, the report, exit 0",
+           (rc, out2 == out, err, os.path.exists(os.path.join(tmp, "none.png"))),
+           (0, True, "capture-window: plan: --plot needs matplotlib: apt install python3-matplotlib "
+            "(Debian, Ubuntu) or pip install matplotlib; no plot written\n", False))
+    expect("usage: --plot FILE.pdf", plan(cw, ["--plot", "x.pdf", "--from", f])[:2], (2, ""))
     expect("usage: both --from and a program", plan(cw, ["--from", f, "--", "true"])[:2], (2, ""))
     expect("usage: --steps 0", plan(cw, ["--steps", "0", "--", "true"])[:2], (2, ""))
 
