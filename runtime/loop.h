@@ -13,17 +13,16 @@
 #include "internal.h"
 
 enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5, CW_SPIKE_STEPS = 15,
-       CW_SPIKE_SLOW = 32 };
+       CW_SPIKE_SLOW = 32, CW_WINDOW_STEPS = 16, CW_BEFORE_STEPS = 15 };
 
-/* Running mean and variance of step times (Welford), in nanoseconds. */
-struct cw_stats {
-  long long n;
-  double mean, m2;
-};
-
+/* A window's steps and, for comparison, the steps just before it (their
+   median and MAD when the window opened): selfcheck.c. */
 struct cw_window_record {
   long long first, last;
-  struct cw_stats steps;
+  double steps[CW_WINDOW_STEPS]; /* the first CW_WINDOW_STEPS of them */
+  int n_steps;
+  double before_median, before_mad;
+  int n_before;
 };
 
 struct cw_loop {
@@ -75,11 +74,13 @@ struct cw_loop {
   long long inline_running[CW_INLINE_DEPTH];
 
   /* Step times, kept when the self-check or auto needs them: for the
-     self-check, the windows' steps and as many steps just before each. */
+     self-check, the windows' steps and the CW_BEFORE_STEPS steps just
+     before each (a ring). */
   bool timed;
   long long last_begin_ns; /* 0: no iteration being timed */
   int last_record;         /* window record of that iteration, -1 outside */
-  struct cw_stats outside;
+  double before[CW_BEFORE_STEPS];
+  int n_before;
   struct cw_window_record records[CW_RECORDED_WINDOWS];
   long long windows_opened;
   double recent[CW_AUTO_STEPS]; /* last step times, for auto */
@@ -105,6 +106,7 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns);
 /* selfcheck.c */
 void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now);
 void cw_selfcheck_track(struct cw_loop *loop);
+void cw_selfcheck_window(struct cw_loop *loop, struct cw_window_record *record);
 void cw_selfcheck_report(void);
 
 #endif /* CW_LOOP_H */

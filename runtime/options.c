@@ -29,7 +29,7 @@ static struct rank_range *rank_ranges;
 static size_t n_rank_ranges;
 
 void cw_log(const char *fmt, ...) {
-  char line[512];
+  char line[2048]; /* the self-check's line of a loop with many windows */
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(line, sizeof line - 1, fmt, ap);

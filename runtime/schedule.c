@@ -52,12 +52,12 @@ static long long next_window_start(const struct cw_window *windows, size_t n, lo
   return best;
 }
 
-/* The self-check times each window's steps and, for comparison, as many
-   steps just before it; everything else runs untimed. Returns the first
+/* The self-check times each window's steps and, for comparison, the
+   CW_BEFORE_STEPS steps just before it; everything else runs untimed. Returns the first
    iteration that needs a decision. */
 static long long attention(struct cw_loop *loop) {
   long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
-  long long lead = loop->plan_start == next ? loop->plan_count : loop->site->count;
+  long long lead = CW_BEFORE_STEPS; /* the self-check's steps before the window */
   loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
                     : next > lead                              ? next - lead
                                                                : 0;
@@ -151,12 +151,12 @@ bool cw_auto_settled(struct cw_loop *loop, long long i) {
 }
 
 /* Whether step `index` is among the n slow steps, and took about as long
-   as ns (within a factor of 2): an evaluation takes about the same time
-   each time, noise does not. */
+   as ns (within a factor of 3): an evaluation takes about the same time
+   each time, noise does not (a busy machine may still double one). */
 static bool slow_alike(const struct cw_loop *loop, int n, long long index, double ns) {
   for (int k = 0; k < n; k++)
     if (loop->spike_slow[k] == index)
-      return loop->spike_slow_ns[k] <= 2 * ns && ns <= 2 * loop->spike_slow_ns[k];
+      return loop->spike_slow_ns[k] <= 3 * ns && ns <= 3 * loop->spike_slow_ns[k];
   return false;
 }
 

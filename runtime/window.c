@@ -65,8 +65,12 @@ static void open_window(struct cw_loop *loop, long long i, long long count, cons
   loop->window_first = i;
   loop->window_last = i + count - 1;
   loop->window_depth = loop->depth; /* before this iteration's own entry */
-  if (loop->windows_opened < CW_RECORDED_WINDOWS)
-    loop->records[loop->windows_opened] = (struct cw_window_record){i, i + count - 1, {0}};
+  if (loop->windows_opened < CW_RECORDED_WINDOWS) {
+    struct cw_window_record *record = &loop->records[loop->windows_opened];
+    record->first = i;
+    record->last = i + count - 1;
+    cw_selfcheck_window(loop, record);
+  }
   loop->windows_opened++;
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_acquire();
   if (window_range_wanted()) cw_nvtx_push_window(site->runtime[2]);
@@ -266,7 +270,10 @@ static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
     loop->step_begin_ns = now;
   }
   if (loop->timed)
-    cw_time_step(loop, i >= loop->time_from || loop->window_open || loop->auto_pending, now);
+    cw_time_step(loop,
+                 i >= loop->time_from || loop->window_open || loop->auto_pending ||
+                     loop->spike_pending,
+                 now);
   if (loop->seen_signal != cw_signal_generation) set_decide_at(loop, cw_plan_signal(loop, i));
   if (!loop->window_open) {
     if (loop->auto_pending) {

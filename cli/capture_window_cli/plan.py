@@ -13,7 +13,7 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
   steady      the steps after the warm-up that are not slow: median, spread
               (MAD over median, in %)
   periodic    slow steps at the iterations i >= warm-up end with
-              i % EVERY == PHASE (EVERY >= 3), within a factor of 2 of
+              i % EVERY == PHASE (EVERY >= 3), within a factor of 3 of
               their median: at least 4 of them, and at least 80 % of those
               iterations; the slowest such event first, its steps then
               taken out
@@ -36,6 +36,7 @@ SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
 WARMUP_RUN = 5
 PERIODIC_MIN, PERIODIC_SHARE = 4, 0.8  # four: three equal gaps, as spike wants
 PERIOD_MIN = 3       # every other step slow: the median is no steady step
+ALIKE = 3            # the steps of one event take within 3x of each other
 NEIGHBOURS = 16      # periods tried: gaps to the next 16 slow steps (noise lies between)
 REPEAT = 3           # windows of a periodic suggestion
 SHOWN_OUTLIERS = 10
@@ -71,10 +72,11 @@ def warmup_end(indexes, slow):
 
 
 def alike(hits, steps):
-    """The hits within a factor of 2 of their median time: an evaluation
-    takes about the same time each time, noise does not."""
+    """The hits within a factor of ALIKE of their median time: an
+    evaluation takes about the same time each time, noise does not (a
+    busy machine may still double one)."""
     m = median(steps[i] for i in hits)
-    return [i for i in hits if m / 2 <= steps[i] <= 2 * m]
+    return [i for i in hits if m / ALIKE <= steps[i] <= ALIKE * m]
 
 
 def strongest_event(remaining, steps, start, last, recorded):
