@@ -13,16 +13,8 @@
 // cw-expect: step#0..19(.) S step[ step#20..22(.) ] E step#23(.)
 // cw-stderr-re: capture_window: loop 'step' \(\S*selfcheck_verdict\.c:\d+\) ran 24 iterations; window 20-22: median 2\d\.\d+ ms, spread [0-9.]+%: step 21 is [2-3]\.\dx slower than the 15 steps before \(median 2\d\.\d+ ms, spread [0-9.]+%\): not steady state \(eval\? checkpoint\?\)
 #include <stdlib.h>
-#include <time.h>
 
 #include "cw_test.h"
-
-static void sleep_ms(long ms)
-{
-  struct timespec t = {0, ms * 1000000L};
-  while (nanosleep(&t, &t) != 0)
-    ;
-}
 
 int main(void)
 {
@@ -31,7 +23,7 @@ int main(void)
 #pragma capture_window(18, 3)
   for (int step = 0; step < 24; step++) {
     cw_mark("step", step);
-    sleep_ms(slow && step == 21 ? 60 : 20);
+    cw_sleep_us(slow && step == 21 ? 60000 : 20000);
     sum += step;
   }
   printf("sum %ld\n", sum);

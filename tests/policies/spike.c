@@ -22,16 +22,8 @@
 // cw-expect: step#0..99(.)
 // cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window spike:3 never opened: no slow step recurred at a steady period
 #include <stdlib.h>
-#include <time.h>
 
 #include "cw_test.h"
-
-static void sleep_us(long us)
-{
-  struct timespec t = {0, us * 1000L};
-  while (nanosleep(&t, &t) != 0)
-    ;
-}
 
 int main(void)
 {
@@ -40,7 +32,7 @@ int main(void)
 #pragma capture_window(1000, 1)
   for (int step = 0; step < 100; step++) {
     cw_mark("step", step);
-    sleep_us(!flat && step % 10 == 9 ? 8000 : 1000);
+    cw_sleep_us(!flat && step % 10 == 9 ? 8000 : 1000);
     sum += step;
   }
   printf("sum %ld\n", sum);
