@@ -42,8 +42,19 @@ static long last_id;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cw_times *open_buffers;
 
+/* A forked child holds copies of the parent's buffers: the parent writes
+   those steps itself. */
+static void forget_in_child(void) {
+  for (struct cw_times *t = open_buffers; t; t = t->next) {
+    t->len = 0;
+    t->first_ns = 0;
+  }
+  pthread_mutex_init(&lock, NULL);
+}
+
 void cw_times_start(void) {
   static const char header[] = "# capture-window step times 1\n";
+  pthread_atfork(NULL, NULL, forget_in_child);
   fd = open(cw_config.times_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0 || write(fd, header, sizeof header - 1) != (ssize_t)(sizeof header - 1)) {
     cw_log("CAPTURE_WINDOW_TIMES: cannot write '%s' (%s); step times are not recorded",
