@@ -160,10 +160,23 @@ static bool slow_alike(const struct cw_loop *loop, int n, long long index, doubl
   return false;
 }
 
+/* Whether at most a quarter of the steps between last - 3 PERIOD and last,
+   other than the three occurrences, were slow: a burst of noise (another
+   process taking the CPU for a while) makes many slow steps in a row, an
+   evaluation makes one per period. */
+static bool quiet_between(const struct cw_loop *loop, int n, long long last, long long period) {
+  int slow = 0;
+  for (int k = 0; k < n; k++) {
+    long long i = loop->spike_slow[k];
+    if (i > last - 3 * period && i < last && (last - i) % period != 0) slow++;
+  }
+  return 4 * slow <= 3 * period - 3;
+}
+
 /* The smallest PERIOD >= 3 at which slow step `last` (of ns) recurs:
    last - PERIOD, last - 2 PERIOD and last - 3 PERIOD are among the earlier
-   slow steps and took about as long (other slow steps may lie between:
-   noise). 0 if none. Three equal gaps, not two: on a busy machine, noise
+   slow steps and took about as long, and the steps between were mostly
+   not slow (quiet_between). 0 if none. Three equal gaps, not two: on a busy machine, noise
    alone sometimes makes two. PERIOD >= 3: with every other step slow, the
    median is no steady step. */
 static long long recurring_period(const struct cw_loop *loop, int n, long long last, double ns) {
@@ -171,7 +184,8 @@ static long long recurring_period(const struct cw_loop *loop, int n, long long l
   for (int k = 0; k < n; k++) {
     long long period = last - loop->spike_slow[k];
     if (period >= 3 && (!best || period < best) && slow_alike(loop, n, last - period, ns) &&
-        slow_alike(loop, n, last - 2 * period, ns) && slow_alike(loop, n, last - 3 * period, ns))
+        slow_alike(loop, n, last - 2 * period, ns) && slow_alike(loop, n, last - 3 * period, ns) &&
+        quiet_between(loop, n, last, period))
       best = period;
   }
   return best;
