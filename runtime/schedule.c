@@ -53,8 +53,8 @@ static long long next_window_start(const struct cw_window *windows, size_t n, lo
 }
 
 /* The self-check times each window's steps and, for comparison, the
-   CW_BEFORE_STEPS steps just before it; everything else runs untimed. Returns the first
-   iteration that needs a decision. */
+   CW_BEFORE_STEPS steps just before it; everything else runs untimed.
+   Returns the first iteration that needs a decision. */
 static long long attention(struct cw_loop *loop) {
   long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
   long long lead = CW_BEFORE_STEPS; /* the self-check's steps before the window */

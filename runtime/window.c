@@ -16,7 +16,8 @@
  * per-thread table, [2] L's registered NVTX string.
  *
  * Iterations that need nothing (no window open or starting, no L#i range,
- * not timed) never get here: the emitted code tests head.next against
+ * not timed; with CAPTURE_WINDOW_TIMES or spike every step is timed) never
+ * get here: the emitted code tests head.next against
  * head.attention_at and counts them itself (abi.h). The per-iteration
  * calls therefore serve windows, tools and timing, whose own work dwarfs
  * the call's.
@@ -240,9 +241,6 @@ static CW_COLD bool grow_running(struct cw_loop *loop) {
   return true;
 }
 
-/* Iteration i needs more than counting: it may open a window (a listed
-   one, a signal's, auto's once the steps settled), be timed, or run inside
-   an open window. */
 /* The step begun last ends now: its time goes to CAPTURE_WINDOW_TIMES and
    to spike, which may arm a window. */
 static void end_step(struct cw_loop *loop, long long now) {
@@ -261,6 +259,9 @@ static bool times_every_step(const struct cw_loop *loop) {
   return loop->times || loop->spike_pending;
 }
 
+/* Iteration i needs more than counting: it may open a window (a listed
+   one, a signal's, auto's once the steps settled, spike's), be timed, or
+   run inside an open window. */
 static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
   /* One clock read serves every use of this boundary's time. */
   long long now = loop->timed || times_every_step(loop) ? cw_now_ns() : 0;
