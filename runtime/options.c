@@ -364,7 +364,8 @@ static bool reject(const char *name, const char *value, const char *accepted) {
 static bool read_rank(void) {
   for (size_t k = 0; k < sizeof rank_variables / sizeof *rank_variables; k++) {
     const char *value = env(rank_variables[k]);
-    if (value) return parse_rank(value) || reject(rank_variables[k], value, "a non-negative integer");
+    if (value)
+      return parse_rank(value) || reject(rank_variables[k], value, "a non-negative integer");
   }
   return true;
 }
