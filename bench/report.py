@@ -22,12 +22,14 @@ CONFIGS = {
     "default": "default window, no tool",
     "tool": "default window, null NVTX tool",
     "window": "null NVTX tool, CAPTURE_WINDOW_STEPS=window",
+    "times": "CAPTURE_WINDOW_TIMES=/dev/null, no tool",
 }
 TARGETS = {  # contract section 5, on the marked loop's overhead
     "off": ("<= 1 ns", lambda ov, hand: ov <= 1.0),
     "default": ("<= 5 ns", lambda ov, hand: ov <= 5.0),
     "tool": ("<= 2x hand", lambda ov, hand: ov <= 2.0 * hand),
     "window": ("<= 2x hand", lambda ov, hand: ov <= 2.0 * hand),
+    "times": ("none (issue 18: one clock read)", None),
 }
 
 
@@ -60,7 +62,7 @@ def main():
             goal, met = TARGETS[k[0]]
             print(f"| {CONFIGS[k[0]]} | {k[1]} | {med['plain']:.2f} | {med['marked']:.2f} "
                   f"| {med['hand']:.2f} | {ov:.2f} | {hand:.2f} | {ov / hand:.3f} "
-                  f"| {goal}: {'met' if met(ov, hand) else 'MISSED'} |")
+                  f"| {goal}{'' if met is None else ': met' if met(ov, hand) else ': MISSED'} |")
 
     keys = [(c, b) for c in CONFIGS for b in ("small", "empty") if (c, b) in instructions]
     if keys:

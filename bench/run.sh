@@ -13,6 +13,8 @@
 #   tool      NVTX_INJECTION64_PATH=libcw_nvtx_null.so, a do-nothing tool
 #   window    the same tool, CAPTURE_WINDOW_STEPS=window: L#i ranges only
 #             inside windows, so the other iterations take the inline path
+#   times     no tool, CAPTURE_WINDOW_TIMES=/dev/null: every iteration
+#             reaches the runtime, reads the clock and logs its time
 # The configurations take turns P times (off, default, tool, off, ...); each
 # process runs R rounds of the six loops (loop_bench.c). Then, unless
 # --no-callgrind or valgrind is missing, each loop of each configuration
@@ -47,17 +49,18 @@ in_config() {
   local config=$1; shift
   local -a env=(env -u CAPTURE_WINDOW -u CAPTURE_WINDOW_LOOPS -u CAPTURE_WINDOW_RANKS
                 -u CAPTURE_WINDOW_TRIGGER -u CAPTURE_WINDOW_VERBOSE -u CAPTURE_WINDOW_STEPS
-                -u NVTX_INJECTION64_PATH)
+                -u CAPTURE_WINDOW_TIMES -u NVTX_INJECTION64_PATH)
   case $config in
     off) env+=(CAPTURE_WINDOW=off) ;;
     default) ;;
     tool) env+=(NVTX_INJECTION64_PATH="$tool") ;;
     window) env+=(NVTX_INJECTION64_PATH="$tool" CAPTURE_WINDOW_STEPS=window) ;;
+    times) env+=(CAPTURE_WINDOW_TIMES=/dev/null) ;;
   esac
   "${env[@]}" "$@"
 }
 
-configs=(off default tool window)
+configs=(off default tool window times)
 {
   for ((p = 0; p < procs; p++)); do
     for config in "${configs[@]}"; do

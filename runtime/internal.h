@@ -6,14 +6,17 @@
  *   window.c     the ABI entry points and the per-thread window state machine
  *   schedule.c   when windows open: listed, periodic, automatic, signal-armed
  *   selfcheck.c  step times inside and outside windows; the report at exit
+ *   times.c      CAPTURE_WINDOW_TIMES: every step's time, written to a file
+ *   stats.c      median, spread and the slow-step rule (docs/where-to-cut.md)
  *   clock.c      the monotonic clock and the thread id
  *   nvtx.c       the NVTX3 events (the only file that includes NVTX)
  *   profiler.c   CUDA profiler start/stop, resolved at run time, ref-counted
  *
  * Calls point one way: window.c decides nothing about when, it asks
  * schedule.c (which returns its decision) and acts on the answer through
- * nvtx.c and profiler.c, and feeds selfcheck.c; schedule.c and selfcheck.c
- * call only options.c and clock.c, which call nothing.
+ * nvtx.c and profiler.c, and feeds selfcheck.c and times.c; schedule.c,
+ * selfcheck.c and times.c call only options.c, clock.c and stats.c, which
+ * call nothing.
  */
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H
@@ -53,6 +56,10 @@ struct cw_config {
   struct cw_window *windows; /* CAPTURE_WINDOW list, sorted; NULL = pragma's */
   size_t n_windows;
   long long auto_count;      /* CAPTURE_WINDOW=auto:COUNT; 0 = not automatic */
+  long long spike_count;     /* CAPTURE_WINDOW=spike:COUNT[xTIMES]; 0 = not spike */
+  long long spike_times;     /* windows spike opens (default 1) */
+  bool none;                 /* CAPTURE_WINDOW=none: loops active, no window */
+  char *times_path;          /* CAPTURE_WINDOW_TIMES, %p and %r expanded; NULL = unset */
   int signal_number;         /* CAPTURE_WINDOW_SIGNAL; 0 = none */
   long long align;           /* CAPTURE_WINDOW_ALIGN; 1 = none */
   long long count;           /* CAPTURE_WINDOW_COUNT; 0 = each pragma's COUNT */
@@ -77,6 +84,19 @@ void cw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* schedule.c (the plans of loops are in loop.h) */
 void cw_signal_install(void);
 extern volatile int cw_signal_generation;
+
+/* times.c (struct cw_times: one loop's buffer in one thread) */
+struct cw_times;
+void cw_times_start(void);
+struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site);
+void cw_times_add(struct cw_times *times, long long index, long long ns, long long now);
+void cw_times_close(struct cw_times *times);
+void cw_times_flush_all(void);
+
+/* stats.c: the rule of docs/where-to-cut.md, shared with `capture-window plan` */
+double cw_median(double *values, int n); /* sorts values */
+double cw_mad(const double *values, int n, double median);
+bool cw_is_slow(double ns, double median, double mad);
 
 /* clock.c */
 long long cw_now_ns(void);

@@ -12,17 +12,17 @@
 
 #include "internal.h"
 
-enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5 };
+enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5, CW_SPIKE_STEPS = 15,
+       CW_SPIKE_SLOW = 32, CW_WINDOW_STEPS = 16, CW_BEFORE_STEPS = 15 };
 
-/* Running mean and variance of step times (Welford), in nanoseconds. */
-struct cw_stats {
-  long long n;
-  double mean, m2;
-};
-
+/* A window's steps and, for comparison, the steps just before it (their
+   median and MAD when the window opened): selfcheck.c. */
 struct cw_window_record {
   long long first, last;
-  struct cw_stats steps;
+  double steps[CW_WINDOW_STEPS]; /* the first CW_WINDOW_STEPS of them */
+  int n_steps;
+  double before_median, before_mad;
+  int n_before;
 };
 
 struct cw_loop {
@@ -49,6 +49,16 @@ struct cw_loop {
   long long decide_at;
   int seen_signal;                  /* cw_signal_generation acted on */
   bool auto_pending;                /* auto:COUNT waits for steady steps */
+  /* spike:COUNT[xTIMES] watches every step: the last CW_SPIKE_STEPS step
+     times and the last CW_SPIKE_SLOW slow steps (rings), the predicted
+     window. */
+  bool spike_pending;
+  double spike_recent[CW_SPIKE_STEPS];
+  int spike_n;
+  long long spike_slow[CW_SPIKE_SLOW]; /* a ring, oldest overwritten */
+  double spike_slow_ns[CW_SPIKE_SLOW];
+  int spike_n_slow;
+  long long spike_start;            /* LLONG_MAX if none */
 
   /* Progress (the index of the next iteration is head.next). */
   bool window_open;
@@ -64,15 +74,22 @@ struct cw_loop {
   long long inline_running[CW_INLINE_DEPTH];
 
   /* Step times, kept when the self-check or auto needs them: for the
-     self-check, the windows' steps and as many steps just before each. */
+     self-check, the windows' steps and the CW_BEFORE_STEPS steps just
+     before each (a ring). */
   bool timed;
   long long last_begin_ns; /* 0: no iteration being timed */
   int last_record;         /* window record of that iteration, -1 outside */
-  struct cw_stats outside;
+  double before[CW_BEFORE_STEPS];
+  int n_before;
   struct cw_window_record records[CW_RECORDED_WINDOWS];
   long long windows_opened;
   double recent[CW_AUTO_STEPS]; /* last step times, for auto */
   int n_recent;
+
+  /* Every step's time, for CAPTURE_WINDOW_TIMES (times.c) and spike: the
+     iteration begun last and when (0: none being timed). */
+  struct cw_times *times;
+  long long step_index, step_begin_ns;
 
   struct cw_loop *all_next; /* every loop state, for the exit report */
 };
@@ -84,10 +101,12 @@ long long cw_plan_init(struct cw_loop *loop);
 long long cw_plan_after(struct cw_loop *loop, long long from);
 long long cw_plan_signal(struct cw_loop *loop, long long i);
 bool cw_auto_settled(struct cw_loop *loop, long long i);
+long long cw_spike_step(struct cw_loop *loop, long long index, double ns);
 
 /* selfcheck.c */
-void cw_time_step(struct cw_loop *loop, bool keep_timing);
+void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now);
 void cw_selfcheck_track(struct cw_loop *loop);
+void cw_selfcheck_window(struct cw_loop *loop, struct cw_window_record *record);
 void cw_selfcheck_report(void);
 
 #endif /* CW_LOOP_H */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -28,7 +29,7 @@ static struct rank_range *rank_ranges;
 static size_t n_rank_ranges;
 
 void cw_log(const char *fmt, ...) {
-  char line[512];
+  char line[2048]; /* the self-check's line of a loop with many windows */
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(line, sizeof line - 1, fmt, ap);
@@ -135,10 +136,23 @@ static bool parse_windows(const char *value) {
     cw_config.off = true;
     return true;
   }
+  if (strcmp(value, "none") == 0) {
+    cw_config.none = true;
+    return true;
+  }
   if (strncmp(value, "auto:", 5) == 0) {
     const char *count = value + 5;
     return parse_count(count, count + strlen(count), &cw_config.auto_count) &&
            cw_config.auto_count >= 1;
+  }
+  if (strncmp(value, "spike:", 6) == 0) { /* spike:COUNT[xTIMES] */
+    const char *count = value + 6, *end = count + strlen(count), *x;
+    cw_config.spike_times = 1;
+    if (split(count, end, 'x', &x) &&
+        (!parse_count(x + 1, end, &cw_config.spike_times) || cw_config.spike_times < 1))
+      return false;
+    return parse_count(count, x ? x : end, &cw_config.spike_count) &&
+           cw_config.spike_count >= 1;
   }
   return for_each_item(value, add_window) && sort_and_check_windows();
 }
@@ -279,6 +293,37 @@ static bool parse_steps(const char *value) {
   return false;
 }
 
+/* ---- CAPTURE_WINDOW_TIMES ---------------------------------------------- */
+
+/* The path as given; expanded once the rank is known (expand_times_path). */
+static const char *times_pattern;
+
+/* Any path whose `%` are %p (pid), %r (rank) or %% (a `%`). */
+static bool parse_times(const char *value) {
+  for (const char *c = strchr(value, '%'); c; c = strchr(c + 2, '%'))
+    if (c[1] != 'p' && c[1] != 'r' && c[1] != '%') return false;
+  times_pattern = value;
+  return true;
+}
+
+static void expand_times_path(void) {
+  char path[4096];
+  size_t len = 0;
+  for (const char *c = times_pattern; *c && len < sizeof path - 24; c++) {
+    if (*c != '%') {
+      path[len++] = *c;
+      continue;
+    }
+    c++;
+    if (*c == '%') path[len++] = '%';
+    else
+      len += (size_t)snprintf(path + len, 24, "%lld",
+                              *c == 'p' ? (long long)getpid() : cw_config.rank);
+  }
+  path[len] = '\0';
+  cw_config.times_path = strdup(path);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 struct option {
@@ -288,7 +333,8 @@ struct option {
 };
 
 static const struct option options[] = {
-    {"CAPTURE_WINDOW", "off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]",
+    {"CAPTURE_WINDOW",
+     "off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]",
      parse_windows},
     {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE[,...]", parse_loops},
     {"CAPTURE_WINDOW_RANKS", "all or RANK or FIRST-LAST[,...]", parse_ranks},
@@ -299,6 +345,7 @@ static const struct option options[] = {
     {"CAPTURE_WINDOW_COUNT", "a positive integer", parse_count_setting},
     {"CAPTURE_WINDOW_STEPS", "all, window or off", parse_steps},
     {"CAPTURE_WINDOW_SELFCHECK", "0 or 1", parse_self_check},
+    {"CAPTURE_WINDOW_TIMES", "a path; %p is the pid, %r the rank, %% a %", parse_times},
 };
 
 /* The launchers' rank variables, first set wins (contract section 4). */
@@ -318,18 +365,20 @@ static bool reject(const char *name, const char *value, const char *accepted) {
   return false;
 }
 
-/* Only read when some ranks are excluded: a bad RANK cannot matter otherwise. */
-static void apply_rank_filter(void) {
-  if (!rank_ranges) return;
+/* The first rank variable set, or rank 0; false (capture off) if bad. */
+static bool read_rank(void) {
   for (size_t k = 0; k < sizeof rank_variables / sizeof *rank_variables; k++) {
     const char *value = env(rank_variables[k]);
-    if (!value) continue;
-    if (!parse_rank(value)) {
-      reject(rank_variables[k], value, "a non-negative integer");
-      return;
-    }
-    break;
+    if (value)
+      return parse_rank(value) || reject(rank_variables[k], value, "a non-negative integer");
   }
+  return true;
+}
+
+/* The rank is only read when some ranks are excluded or CAPTURE_WINDOW_TIMES
+   names it: a bad RANK cannot matter otherwise. */
+static void apply_rank_filter(void) {
+  if (!rank_ranges) return;
   for (size_t k = 0; k < n_rank_ranges; k++)
     if (cw_config.rank >= rank_ranges[k].first && cw_config.rank <= rank_ranges[k].last)
       return;
@@ -346,7 +395,10 @@ void cw_config_load(void) {
     if (value && !options[k].parse(value))
       valid = reject(options[k].name, value, options[k].accepted);
   }
+  if (valid && (rank_ranges || (times_pattern && strstr(times_pattern, "%r"))))
+    valid = read_rank();
   if (valid) apply_rank_filter();
+  if (times_pattern && !cw_config.off) expand_times_path();
   cw_config.nvtx_tool = env("NVTX_INJECTION64_PATH") != NULL;
   cw_config.step_ranges_always = cw_config.nvtx_tool && cw_config.steps == CW_STEPS_ALL;
   cw_config.self_check =

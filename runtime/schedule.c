@@ -1,10 +1,12 @@
 /*
  * schedule.c - when a loop's windows open.
  *
- * Four sources, all decided at iteration boundaries (never mid-iteration):
+ * Five sources, all decided at iteration boundaries (never mid-iteration):
  *   listed     CAPTURE_WINDOW=START:COUNT[,...] or the pragma's own window
  *   periodic   START:COUNT/EVERY[xTIMES]: windows at START, START+EVERY, ...
  *   automatic  auto:COUNT: at the first iteration after the step time settled
+ *   spike      spike:COUNT[xTIMES]: around the next slow step, once slow
+ *              steps recur at a steady period
  *   signal     CAPTURE_WINDOW_SIGNAL: `kill -USR1 PID` arms a window of the
  *              pragma's COUNT at the next iteration (or the next multiple
  *              of CAPTURE_WINDOW_ALIGN)
@@ -50,18 +52,19 @@ static long long next_window_start(const struct cw_window *windows, size_t n, lo
   return best;
 }
 
-/* The self-check times each window's steps and, for comparison, as many
-   steps just before it; everything else runs untimed. Returns the first
-   iteration that needs a decision. */
+/* The self-check times each window's steps and, for comparison, the
+   CW_BEFORE_STEPS steps just before it; everything else runs untimed.
+   Returns the first iteration that needs a decision. */
 static long long attention(struct cw_loop *loop) {
   long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
-  long long lead = loop->plan_start == next ? loop->plan_count : loop->own.count;
+  long long lead = CW_BEFORE_STEPS; /* the self-check's steps before the window */
   loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
                     : next > lead                              ? next - lead
                                                                : 0;
   /* A signal may arrive at any time: with CAPTURE_WINDOW_SIGNAL every
      iteration looks, so the inline test of other runs need not. */
-  bool every_iteration = loop->auto_pending || loop->window_open || cw_config.signal_number;
+  bool every_iteration = loop->auto_pending || loop->window_open || cw_config.signal_number ||
+                         loop->spike_pending || cw_config.times_path;
   return every_iteration ? 0 : loop->time_from < next ? loop->time_from : next;
 }
 
@@ -74,12 +77,15 @@ long long cw_plan_init(struct cw_loop *loop) {
   if (cw_config.windows) {
     loop->windows = cw_config.windows;
     loop->n_windows = cw_config.n_windows;
-  } else if (!cw_config.auto_count && !cw_config.signal_number) {
-    /* The pragma's window, unless auto or a signal decides instead. */
+  } else if (!cw_config.auto_count && !cw_config.signal_number && !cw_config.spike_count &&
+             !cw_config.none) {
+    /* The pragma's window, unless auto, spike or a signal decides instead. */
     loop->windows = &loop->own;
     loop->n_windows = 1;
   }
   loop->auto_pending = cw_config.auto_count > 0;
+  loop->spike_pending = cw_config.spike_count > 0;
+  loop->spike_start = LLONG_MAX;
   loop->signal_start = LLONG_MAX;
   loop->seen_signal = cw_signal_generation;
   return cw_plan_after(loop, 0);
@@ -90,6 +96,11 @@ long long cw_plan_after(struct cw_loop *loop, long long from) {
   loop->plan_start = next_window_start(loop->windows, loop->n_windows, from,
                                           &loop->plan_count);
   if (loop->signal_start < from) loop->signal_start = LLONG_MAX; /* covered */
+  if (loop->spike_start < from) loop->spike_start = LLONG_MAX;
+  if (loop->spike_start < loop->plan_start) {
+    loop->plan_start = loop->spike_start;
+    loop->plan_count = cw_config.spike_count;
+  }
   return attention(loop);
 }
 
@@ -113,11 +124,6 @@ long long cw_plan_signal(struct cw_loop *loop, long long i) {
   return attention(loop);
 }
 
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* auto:COUNT - called at each iteration while waiting. Opens the window
    and says why when the steps have settled, or at the cap. */
 bool cw_auto_settled(struct cw_loop *loop, long long i) {
@@ -125,8 +131,7 @@ bool cw_auto_settled(struct cw_loop *loop, long long i) {
   if (loop->n_recent == CW_AUTO_STEPS) {
     double sorted[CW_AUTO_STEPS], worst = 0;
     memcpy(sorted, loop->recent, sizeof sorted);
-    qsort(sorted, CW_AUTO_STEPS, sizeof *sorted, by_value);
-    double median = sorted[CW_AUTO_STEPS / 2];
+    double median = cw_median(sorted, CW_AUTO_STEPS);
     for (int k = 0; k < CW_AUTO_STEPS; k++) {
       double off = (sorted[k] - median) / median;
       if (off < 0) off = -off;
@@ -146,6 +151,85 @@ bool cw_auto_settled(struct cw_loop *loop, long long i) {
          "opening the window anyway",
          site->label, site->file, site->line, AUTO_CAP);
   return true;
+}
+
+/* Whether step `index` is among the n slow steps, and took about as long
+   as ns (within a factor of 3): an evaluation takes about the same time
+   each time, noise does not (a busy machine may still double one). */
+static bool slow_alike(const struct cw_loop *loop, int n, long long index, double ns) {
+  for (int k = 0; k < n; k++)
+    if (loop->spike_slow[k] == index)
+      return loop->spike_slow_ns[k] <= 3 * ns && ns <= 3 * loop->spike_slow_ns[k];
+  return false;
+}
+
+/* Whether at most a quarter of the steps between last - 3 PERIOD and last,
+   other than the three occurrences, were slow: a burst of noise (another
+   process taking the CPU for a while) makes many slow steps in a row, an
+   evaluation makes one per period. */
+static bool quiet_between(const struct cw_loop *loop, int n, long long last, long long period) {
+  int slow = 0;
+  for (int k = 0; k < n; k++) {
+    long long i = loop->spike_slow[k];
+    if (i > last - 3 * period && i < last && (last - i) % period != 0) slow++;
+  }
+  return 4 * slow <= 3 * period - 3;
+}
+
+/* The smallest PERIOD >= 3 at which slow step `last` (of ns) recurs:
+   last - PERIOD, last - 2 PERIOD and last - 3 PERIOD are among the earlier
+   slow steps and took about as long, and the steps between were mostly
+   not slow (quiet_between). 0 if none. Three equal gaps, not two: on a busy machine, noise
+   alone sometimes makes two. PERIOD >= 3: with every other step slow, the
+   median is no steady step. */
+static long long recurring_period(const struct cw_loop *loop, int n, long long last, double ns) {
+  long long best = 0;
+  for (int k = 0; k < n; k++) {
+    long long period = last - loop->spike_slow[k];
+    if (period >= 3 && (!best || period < best) && slow_alike(loop, n, last - period, ns) &&
+        slow_alike(loop, n, last - 2 * period, ns) && slow_alike(loop, n, last - 3 * period, ns) &&
+        quiet_between(loop, n, last, period))
+      best = period;
+  }
+  return best;
+}
+
+/* spike:COUNT[xTIMES] - called with the time of every step. A step is slow
+   by the rule of stats.c against the last CW_SPIKE_STEPS steps; once a
+   slow step recurs at a period (recurring_period), the next one is
+   predicted PERIOD steps later, and a window of COUNT opens COUNT/2 steps
+   before it (COUNT 3: the step before, the slow step, the step after),
+   TIMES windows in all. */
+long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
+  double sorted[CW_SPIKE_STEPS];
+  int n = loop->spike_n < CW_SPIKE_STEPS ? loop->spike_n : CW_SPIKE_STEPS;
+  bool slow = false;
+  if (loop->windows_opened >= cw_config.spike_times) {
+    loop->spike_pending = false; /* all its windows opened: no more watching */
+    return attention(loop);
+  }
+  if (n == CW_SPIKE_STEPS) {
+    memcpy(sorted, loop->spike_recent, sizeof sorted);
+    double median = cw_median(sorted, n);
+    slow = cw_is_slow(ns, median, cw_mad(sorted, n, median));
+  }
+  loop->spike_recent[loop->spike_n++ % CW_SPIKE_STEPS] = ns;
+  if (!slow) return attention(loop);
+  int listed = loop->spike_n_slow < CW_SPIKE_SLOW ? loop->spike_n_slow : CW_SPIKE_SLOW;
+  long long period = recurring_period(loop, listed, index, ns);
+  loop->spike_slow_ns[loop->spike_n_slow % CW_SPIKE_SLOW] = ns;
+  loop->spike_slow[loop->spike_n_slow++ % CW_SPIKE_SLOW] = index;
+  if (!period) return attention(loop);
+  long long start = index + period - cw_config.spike_count / 2;
+  loop->spike_start = start > index ? start : index + 1;
+  const struct cw_site_v2 *site = loop->site;
+  if (cw_config.verbose)
+    cw_log("spike: loop '%s' (%s:%u) slow steps %lld, %lld, %lld, %lld: every %lld steps; "
+           "window %lld:%lld armed, thread %ld",
+           site->label, site->file, site->line, index - 3 * period, index - 2 * period,
+           index - period, index, period, loop->spike_start, cw_config.spike_count,
+           cw_thread_id());
+  return cw_plan_after(loop, index + 1);
 }
 
 /* ---- the signal ---------------------------------------------------------- */

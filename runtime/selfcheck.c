@@ -3,16 +3,16 @@
  *
  * A step's time runs from the start of one iteration to the start of the
  * next (or to the loop's exit), so it includes everything the step did on
- * the host. Only the windows' steps are timed, and as many steps just before
- * each window for comparison, so a run pays for the clock only there. With
- * CAPTURE_WINDOW_VERBOSE=1 or a profiler attached, the exit report prints one
- * line per marked loop: iterations, each window with the mean and spread of
- * its steps, the same for the steps before windows, a flag on
- * a window whose steps vary by more than 10 % (probably not steady state),
- * and a warning for a configured window that never opened.
+ * the host. Only the windows' steps are timed, and the CW_BEFORE_STEPS
+ * steps just before each window for comparison, so a run pays for the
+ * clock only there. With CAPTURE_WINDOW_VERBOSE=1 or a profiler attached,
+ * the exit report prints one line per marked loop: iterations, each window
+ * with the median and spread of its steps and its verdict against the
+ * steps before it, by the rule `capture-window plan` uses (stats.c,
+ * docs/where-to-cut.md): steady, or which step is slow and how much (not
+ * steady state); and a warning for a configured window that never opened.
  */
 #define _GNU_SOURCE
-#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,41 +21,39 @@
 
 #include "loop.h"
 
-#define UNSTEADY_SPREAD 0.10
+/* Fewer steps before a window than this: nothing to judge it against. */
+#define MIN_BEFORE 5
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cw_loop *all_loops, **all_tail = &all_loops; /* in creation order */
 
-static void add_sample(struct cw_stats *s, double x) {
-  double delta = x - s->mean;
-  s->n++;
-  s->mean += delta / (double)s->n;
-  s->m2 += delta * (x - s->mean);
+static double median_of(const double *values, int n) {
+  double sorted[CW_WINDOW_STEPS > CW_BEFORE_STEPS ? CW_WINDOW_STEPS : CW_BEFORE_STEPS];
+  memcpy(sorted, values, (size_t)n * sizeof *values);
+  return cw_median(sorted, n);
 }
 
-static void merge(struct cw_stats *into, const struct cw_stats *from) {
-  if (!from->n) return;
-  double n = (double)(into->n + from->n), delta = from->mean - into->mean;
-  into->m2 += from->m2 + delta * delta * (double)into->n * (double)from->n / n;
-  into->mean += delta * (double)from->n / n;
-  into->n += from->n;
-}
-
-static double spread(const struct cw_stats *s) {
-  return s->n > 1 && s->mean > 0 ? sqrt(s->m2 / (double)(s->n - 1)) / s->mean : 0;
+/* A window opens: what to judge its steps against is the steps before. */
+void cw_selfcheck_window(struct cw_loop *loop, struct cw_window_record *record) {
+  int n = loop->n_before < CW_BEFORE_STEPS ? loop->n_before : CW_BEFORE_STEPS;
+  record->n_steps = 0;
+  record->n_before = n;
+  record->before_median = n ? median_of(loop->before, n) : 0;
+  record->before_mad = n ? cw_mad(loop->before, n, record->before_median) : 0;
+  loop->n_before = 0; /* the next window's steps before start after this one */
 }
 
 /* Closes the time of the iteration begun last, if it was timed, and starts
    timing the next one if keep_timing; called at an iteration's begin and,
    with keep_timing false, at loop exit (time across an exit is no step). */
-void cw_time_step(struct cw_loop *loop, bool keep_timing) {
-  long long now = cw_now_ns();
+void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now) {
   if (loop->last_begin_ns) {
     double step = (double)(now - loop->last_begin_ns);
-    if (loop->last_record >= 0)
-      add_sample(&loop->records[loop->last_record].steps, step);
-    else
-      add_sample(&loop->outside, step);
+    struct cw_window_record *r = loop->last_record >= 0 ? &loop->records[loop->last_record] : NULL;
+    if (r && r->n_steps < CW_WINDOW_STEPS)
+      r->steps[r->n_steps++] = step;
+    else if (!r)
+      loop->before[loop->n_before++ % CW_BEFORE_STEPS] = step;
     if (loop->auto_pending) {
       memmove(loop->recent, loop->recent + 1, sizeof loop->recent - sizeof *loop->recent);
       loop->recent[CW_AUTO_STEPS - 1] = step;
@@ -122,6 +120,11 @@ static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_l
     append(buf, size, len, "auto:%lld", cw_config.auto_count);
     return;
   }
+  if (cw_config.spike_count) {
+    append(buf, size, len, "spike:%lld", cw_config.spike_count);
+    if (cw_config.spike_times > 1) append(buf, size, len, "x%lld", cw_config.spike_times);
+    return;
+  }
   if (!loop->n_windows) {
     append(buf, size, len, "armed by %s", strsignal(cw_config.signal_number));
     return;
@@ -134,13 +137,45 @@ static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_l
   }
 }
 
+static void append_steps(char *buf, size_t size, size_t *len, double median, double mad) {
+  append(buf, size, len, "median ");
+  append_duration(buf, size, len, median);
+  append(buf, size, len, ", spread %.1f%%", median > 0 ? 100 * mad / median : 0);
+}
+
+/* One window: its steps, and the verdict against the steps before it. */
+static void report_window(char *buf, size_t size, size_t *len, const struct cw_window_record *r) {
+  double median = median_of(r->steps, r->n_steps);
+  append(buf, size, len, "; window %lld-%lld: ", r->first, r->last);
+  append_steps(buf, size, len, median, cw_mad(r->steps, r->n_steps, median));
+  if (r->n_before < MIN_BEFORE) {
+    append(buf, size, len, " (%d step%s before it: too few to judge)", r->n_before,
+           r->n_before == 1 ? "" : "s");
+    return;
+  }
+  int slowest = -1, n_slow = 0;
+  for (int k = 0; k < r->n_steps; k++)
+    if (cw_is_slow(r->steps[k], r->before_median, r->before_mad)) {
+      n_slow++;
+      if (slowest < 0 || r->steps[k] > r->steps[slowest]) slowest = k;
+    }
+  if (slowest < 0)
+    append(buf, size, len, ": steady (the %d steps before: ", r->n_before);
+  else
+    append(buf, size, len, ": step %lld is %.1fx slower than the %d steps before (",
+           r->first + slowest, r->steps[slowest] / r->before_median, r->n_before);
+  append_steps(buf, size, len, r->before_median, r->before_mad);
+  append(buf, size, len, ")");
+  if (n_slow > 1) append(buf, size, len, ", %d steps slow", n_slow);
+  if (slowest >= 0) append(buf, size, len, ": not steady state (eval? checkpoint?)");
+}
+
 /* One line for one site, over every thread that ran it. */
 static void report_site(const struct cw_loop *site) {
   long long iterations = 0, opened = 0;
   int threads = 0;
-  struct cw_stats outside = {0};
   const struct cw_loop *first = NULL;
-  char line[1024];
+  char line[2048];
   size_t len = 0;
   for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     if (!same_site(l, site)) continue;
@@ -148,36 +183,24 @@ static void report_site(const struct cw_loop *site) {
     threads++;
     iterations += l->head.next;
     opened += l->windows_opened;
-    merge(&outside, &l->outside);
   }
   append(line, sizeof line, &len, "loop '%s' (%s:%u) ran %lld iterations", first->label,
          first->file, first->line, iterations);
   if (threads > 1) append(line, sizeof line, &len, " in %d threads", threads);
-  if (!opened) {
+  if (!opened && !cw_config.none) {
     append(line, sizeof line, &len, "; window ");
     describe_plan(line, sizeof line, &len, first);
     append(line, sizeof line, &len, " never opened");
+    if (cw_config.spike_count)
+      append(line, sizeof line, &len, ": no slow step recurred at a steady period");
   }
   for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     if (!same_site(l, site)) continue;
     int shown = l->windows_opened < CW_RECORDED_WINDOWS ? (int)l->windows_opened
                                                         : CW_RECORDED_WINDOWS;
-    for (int k = 0; k < shown; k++) {
-      const struct cw_window_record *r = &l->records[k];
-      append(line, sizeof line, &len, "; window %lld-%lld: step ", r->first, r->last);
-      append_duration(line, sizeof line, &len, r->steps.mean);
-      append(line, sizeof line, &len, " +-%.1f%%", spread(&r->steps) * 100);
-      if (spread(&r->steps) > UNSTEADY_SPREAD)
-        append(line, sizeof line, &len, ", varies more than %.0f%%: probably not steady state",
-               UNSTEADY_SPREAD * 100);
-    }
+    for (int k = 0; k < shown; k++) report_window(line, sizeof line, &len, &l->records[k]);
     if (l->windows_opened > shown)
       append(line, sizeof line, &len, "; and %lld more windows", l->windows_opened - shown);
-  }
-  if (outside.n) {
-    append(line, sizeof line, &len, "; steps before windows ");
-    append_duration(line, sizeof line, &len, outside.mean);
-    append(line, sizeof line, &len, " +-%.1f%%", spread(&outside) * 100);
   }
   cw_log("%s", line);
 }

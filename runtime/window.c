@@ -16,7 +16,8 @@
  * per-thread table, [2] L's registered NVTX string.
  *
  * Iterations that need nothing (no window open or starting, no L#i range,
- * not timed) never get here: the emitted code tests head.next against
+ * not timed; with CAPTURE_WINDOW_TIMES or spike every step is timed) never
+ * get here: the emitted code tests head.next against
  * head.attention_at and counts them itself (abi.h). The per-iteration
  * calls therefore serve windows, tools and timing, whose own work dwarfs
  * the call's.
@@ -65,13 +66,21 @@ static void open_window(struct cw_loop *loop, long long i, long long count, cons
   loop->window_first = i;
   loop->window_last = i + count - 1;
   loop->window_depth = loop->depth; /* before this iteration's own entry */
-  if (loop->windows_opened < CW_RECORDED_WINDOWS)
-    loop->records[loop->windows_opened] = (struct cw_window_record){i, i + count - 1, {0}};
+  if (loop->windows_opened < CW_RECORDED_WINDOWS) {
+    struct cw_window_record *record = &loop->records[loop->windows_opened];
+    record->first = i;
+    record->last = i + count - 1;
+    cw_selfcheck_window(loop, record);
+  }
   loop->windows_opened++;
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_acquire();
   if (window_range_wanted()) cw_nvtx_push_window(site->runtime[2]);
   /* The profiler's start-up is not part of the step. */
-  if (loop->last_begin_ns) loop->last_begin_ns = cw_now_ns();
+  if (loop->last_begin_ns || loop->step_begin_ns) {
+    long long now = cw_now_ns();
+    if (loop->last_begin_ns) loop->last_begin_ns = now;
+    if (loop->step_begin_ns) loop->step_begin_ns = now;
+  }
   if (cw_config.verbose)
     cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
            why, site->label, site->file, site->line, i, i, count, cw_thread_id());
@@ -115,6 +124,8 @@ static void thread_exit(void *data) {
     struct cw_loop *loop = thread->loops[k];
     if (!loop) continue;
     end_in_progress(loop);
+    cw_times_close(loop->times);
+    loop->times = NULL;
     if (loop->running != loop->inline_running) free(loop->running);
     loop->running = loop->inline_running;
     loop->depth = 0;
@@ -126,6 +137,7 @@ static void thread_exit(void *data) {
 
 static void at_exit(void) {
   if (cw_config.self_check) cw_selfcheck_report();
+  if (cw_config.times_path) cw_times_flush_all();
   cw_profiler_stop_at_exit();
 }
 
@@ -133,6 +145,7 @@ static void load_once(void) {
   cw_config_load();
   pthread_key_create(&thread_key, thread_exit);
   if (cw_config.signal_number && !cw_config.off) cw_signal_install();
+  if (cw_config.times_path) cw_times_start();
   atexit(at_exit);
 }
 
@@ -166,6 +179,7 @@ static struct cw_loop *new_loop(struct cw_site_v2 *site) {
   loop->capacity = CW_INLINE_DEPTH;
   loop->last_record = -1;
   loop->step_ranges = cw_config.step_ranges_always;
+  if (cw_config.times_path) loop->times = cw_times_open_loop(site);
   set_decide_at(loop, cw_plan_init(loop));
   loop->timed = cw_config.self_check || loop->auto_pending;
   if (cw_config.self_check) cw_selfcheck_track(loop);
@@ -227,12 +241,40 @@ static CW_COLD bool grow_running(struct cw_loop *loop) {
   return true;
 }
 
+/* The step begun last ends now: its time goes to CAPTURE_WINDOW_TIMES and
+   to spike, which may arm a window. */
+static void end_step(struct cw_loop *loop, long long now) {
+  if (!loop->step_begin_ns) return;
+  long long ns = now - loop->step_begin_ns;
+  loop->step_begin_ns = 0;
+  if (loop->times) cw_times_add(loop->times, loop->step_index, ns, now);
+  if (loop->spike_pending) {
+    long long at = cw_spike_step(loop, loop->step_index, (double)ns);
+    if (!loop->window_open) set_decide_at(loop, at);
+  }
+}
+
+/* Every step is timed while CAPTURE_WINDOW_TIMES records or spike watches. */
+static bool times_every_step(const struct cw_loop *loop) {
+  return loop->times || loop->spike_pending;
+}
+
 /* Iteration i needs more than counting: it may open a window (a listed
-   one, a signal's, auto's once the steps settled), be timed, or run inside
-   an open window. */
+   one, a signal's, auto's once the steps settled, spike's), be timed, or
+   run inside an open window. */
 static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
+  /* One clock read serves every use of this boundary's time. */
+  long long now = loop->timed || times_every_step(loop) ? cw_now_ns() : 0;
+  end_step(loop, now);
+  if (times_every_step(loop)) {
+    loop->step_index = i;
+    loop->step_begin_ns = now;
+  }
   if (loop->timed)
-    cw_time_step(loop, i >= loop->time_from || loop->window_open || loop->auto_pending);
+    cw_time_step(loop,
+                 i >= loop->time_from || loop->window_open || loop->auto_pending ||
+                     loop->spike_pending,
+                 now);
   if (loop->seen_signal != cw_signal_generation) set_decide_at(loop, cw_plan_signal(loop, i));
   if (!loop->window_open) {
     if (loop->auto_pending) {
@@ -243,7 +285,10 @@ static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
     } else if (i == loop->plan_start || i == loop->signal_start) {
       long long count = i == loop->plan_start ? loop->plan_count : 0;
       if (i == loop->signal_start && loop->own.count > count) count = loop->own.count;
-      open_window(loop, i, count, i == loop->signal_start ? " (signal)" : "");
+      open_window(loop, i, count,
+                  i == loop->signal_start  ? " (signal)"
+                  : i == loop->spike_start ? " (spike)"
+                                           : "");
     }
     /* Windows starting inside this one are skipped. */
     if (!loop->auto_pending)
@@ -294,7 +339,7 @@ static void end_iteration(struct cw_loop_v2 *head) {
   long long last = head->next - 1;
   if (loop->window_open && last >= loop->window_last && loop->depth == loop->window_depth) {
     /* The last step ends here, before the profiler stops. */
-    if (loop->last_begin_ns) cw_time_step(loop, false);
+    if (loop->last_begin_ns) cw_time_step(loop, false, cw_now_ns());
     close_window(loop, last, "");
   }
 }
@@ -310,7 +355,11 @@ void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
   int saved_errno = errno;
   struct cw_loop *loop = (struct cw_loop *)head;
   if (iteration_open) end_iteration(head);
-  if (loop->last_begin_ns && loop->depth == 0) cw_time_step(loop, false);
+  if ((loop->last_begin_ns || loop->step_begin_ns) && loop->depth == 0) {
+    long long now = cw_now_ns(); /* the last step ends at the loop's exit */
+    end_step(loop, now);
+    if (loop->last_begin_ns) cw_time_step(loop, false, now);
+  }
   if (loop->window_open && loop->depth == loop->window_depth)
     close_window(loop, head->next - 1, " early, loop left");
   errno = saved_errno;

@@ -1,11 +1,13 @@
-"""capture-window - profile a program's capture windows with Nsight Systems
-and check what the reports hold.
+"""capture-window - profile a program's capture windows with Nsight Systems,
+check what the reports hold, and plan where to cut.
 
   capture-window profile [-o NAME] [--label L] [--expect START:COUNT]
                          [--nsys-args 'OPTIONS'] [NSYS-OPTION...] [--] PROGRAM [ARG...]
   capture-window check [--label L] [--expect START:COUNT] [--json] REPORT.nsys-rep...
   capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]
                          [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]
+  capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]
+  capture-window plan [--json] [--plot FILE] [--count C] --from STEP-TIMES
 
 profile runs
   nsys profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop \\
@@ -32,6 +34,14 @@ profile --tool ncu runs Nsight Compute on one step of each marked loop
 (CAPTURE_WINDOW_COUNT=1; --steps N, --window START:COUNT for others):
   ncu --nvtx --profile-from-start off -f -o NAME [NCU-OPTIONS] PROGRAM ARG...
 then checks that NAME.ncu-rep holds kernels, all from the window's steps.
+
+plan runs PROGRAM once without a profiler, every step timed
+(CAPTURE_WINDOW=none, CAPTURE_WINDOW_TIMES), or reads --from a file an
+earlier run recorded, and reports per loop and thread: the warm-up, the
+steady step time, periodic slow steps (every 25 steps from 25: 6.0x
+slower), outliers, and ready CAPTURE_WINDOW values with their nsys
+commands. --steps N stops the program once a loop has N steps; --plot
+draws them (matplotlib). The manual: docs/where-to-cut.md.
 
 NSYS names the nsys to run (default: nsys on PATH), NCU the ncu. Exit status: 0 all
 reports ok, 1 a report failed its check (or nsys failed), 2 bad usage.

@@ -13,7 +13,7 @@ class Usage(Exception):
 
 
 def usage():
-    return Usage("\n".join(HELP.splitlines()[3:6]))
+    return Usage("\n".join(HELP.splitlines()[3:8]))
 
 
 def nsys_command():

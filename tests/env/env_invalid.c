@@ -5,23 +5,23 @@
 //
 // cw-run: "CAPTURE_WINDOW=500;3" --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='500;3' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='500;3' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=abc --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='abc' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='abc' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=2:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='2:0' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='2:0' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=-1:2 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='-1:2' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='-1:2' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=2:2, --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='2:2,' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='2:2,' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: "CAPTURE_WINDOW_LOOPS=step;eval" --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -61,28 +61,56 @@
 //
 // cw-run: CAPTURE_WINDOW=x CAPTURE_WINDOW_TRIGGER=y --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='x' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='x' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 // cw-stderr: capture_window: CAPTURE_WINDOW_TRIGGER='y' is invalid (expected both, cuda or nvtx); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=30:3/2 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/2' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/2' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=30:3/100x0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/100x0' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/100x0' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=auto:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='auto:0' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='auto:0' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=auto:3,1:1 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='auto:3,1:1' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='auto:3,1:1' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=1:1/ --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='1:1/' is invalid (expected off, auto:COUNT or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='1:1/' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=spike:0 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='spike:0' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=spike:3x0 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='spike:3x0' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=spike:3x --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='spike:3x' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=spike: --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='spike:' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=none,1:1 --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='none,1:1' is invalid (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_TIMES=steps.%q --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_TIMES='steps.%q' is invalid (expected a path; %p is the pid, %r the rank, %% a %); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_TIMES=steps% --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_TIMES='steps%' is invalid (expected a path; %p is the pid, %r the rank, %% a %); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_SIGNAL=HUP --mode=off
 // cw-expect: .step@0..5 .eval@0..3

@@ -34,6 +34,8 @@ static void reset_options(void) {
   free(rank_ranges);
   rank_ranges = NULL;
   n_rank_ranges = 0;
+  free(cw_config.times_path);
+  times_pattern = NULL;
   cw_config = initial_config;
 }
 

@@ -5,7 +5,7 @@ Run on a machine with an NVIDIA GPU and nsys, from the repository root, after
 the programs were built here (scripts/build.sh builds them):
 
     python3 tests/gpu/gpu_checks.py [--build build] [--nsys nsys] [--out DIR]
-                                    [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu]
+                                    [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu,cut]
 
 Every check profiles a program built by nvcc with the GCC plugin, exports the
 report with `nsys export --type sqlite` and compares the kernels (told apart
@@ -470,6 +470,69 @@ def check_ranks(opts, build):
               f"{ {t: r[:6] for t, r in per_thread.items()} }")
 
 
+def window_kernels(steps, every):
+    """gridX of the kernels steps_cuda's `every` mode launches in `steps`:
+    its tag (1000 + s), its spin (2), and 10 more tags (1) when it evaluates."""
+    out = []
+    for s in steps:
+        out += [1000 + s, 2] + ([1] * 10 if s > 0 and s % every == 0 else [])
+    return sorted(out)
+
+
+def window_steps(db):
+    """The iterations of a report's step#i ranges, in order."""
+    return sorted(int(t.split("#")[1]) for t in ranges(db) if t.startswith("step#"))
+
+
+def check_cut(opts, exe):
+    """Where to cut (docs/where-to-cut.md), with the real nsys: a loop that
+    evaluates every 25 steps, planned by `capture-window plan` and captured
+    with its periodic suggestion, then with CAPTURE_WINDOW=spike:3."""
+    every, steps = 25, "200"
+    status, stdout = cli(opts, ["plan", "--json", "--", exe, steps, "every", str(every)])
+    try:
+        loop = json.loads(stdout)["loops"][0]
+    except (ValueError, LookupError):
+        check("cut: plan --json", False, f"exit {status}; output {stdout[-600:]}")
+        return
+    note(f"cut: plan: warm-up ends at {loop['warmup_end']}, steady median "
+         f"{loop['steady']['median_ns']} ns, spread {loop['steady']['spread_pct']}%, periodic "
+         f"{loop['periodic']}, outliers {loop['outliers']}")
+    found = [(e["every"], e["phase"]) for e in loop["periodic"]]
+    check("cut: plan finds the evaluation every 25 steps, phase 0", found[:1] == [(every, 0)],
+          f"periodic {loop['periodic']}")
+    periodic = [s for s in loop["suggest"] if s["why"].startswith("every 25 steps")]
+    check("cut: plan suggests CAPTURE_WINDOW=24:3/25x3",
+          [s["env"] for s in periodic] == ["CAPTURE_WINDOW=24:3/25x3"], f"{loop['suggest']}")
+    if periodic:
+        note(f"cut: suggestion: {periodic[0]['nsys']}")
+        env = dict([periodic[0]["env"].split("=", 1)])
+        run = Run(opts, "cut-plan", exe, [steps, "every", str(every)],
+                  ["-c", "cudaProfilerApi", "--capture-range-end=repeat:3"], env)
+        check("cut: the suggestion writes 3 reports", len(run.reports) == 3, f"{run.reports}")
+        for k, report in enumerate(run.reports[:3]):
+            db = run.database(report)
+            want = [24 + every * k, 25 + every * k, 26 + every * k]
+            check(f"cut: report {k + 1} holds steps {want}, the evaluation's 10 kernels in the middle",
+                  (window_steps(db), kernels(db)) == (want, window_kernels(want, every)),
+                  f"steps {window_steps(db)}, kernels {kernels(db)}")
+    run = Run(opts, "cut-spike", exe, [steps, "every", str(every)],
+              ["-c", "cudaProfilerApi", "--capture-range-end=stop"],
+              {"CAPTURE_WINDOW": "spike:3", "CAPTURE_WINDOW_VERBOSE": "1"})
+    if not run.reports:
+        check("cut: spike:3 writes a report", False, run.log[-600:])
+        return
+    db = run.database(run.reports[0])
+    got = window_steps(db)
+    note(f"cut: spike:3 captured steps {got}; "
+         + "; ".join(l for l in run.log.splitlines() if "spike:" in l))
+    check("cut: spike:3 holds three steps around an evaluation, with its kernels",
+          len(got) == 3 and got[1] % every == 0 and got == list(range(got[0], got[0] + 3))
+          and kernels(db) == window_kernels(got, every), f"steps {got}, kernels {kernels(db)}")
+    check("cut: spike:3 opens at the first evaluation it can predict (124-126)",
+          got == [124, 125, 126], f"steps {got}")
+
+
 def export(opts, report):
     db = report[: -len(".nsys-rep")] + ".sqlite"
     if not os.path.exists(db):
@@ -485,7 +548,7 @@ def main():
     parser.add_argument("--out", default="gpu-reports")
     parser.add_argument("--ncu", default="/usr/local/cuda/bin/ncu"
                         if os.path.exists("/usr/local/cuda/bin/ncu") else "ncu")
-    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks,ncu",
+    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks,ncu,cut",
                         help="comma list of the parts to run (all by default)")
     opts = parser.parse_args()
     opts.stats_done = False
@@ -507,6 +570,8 @@ def main():
         check_ranks(opts, build)
     if "ncu" in parts:
         check_ncu(opts, f"{build}/tests/gpu/steps_cuda")
+    if "cut" in parts:
+        check_cut(opts, f"{build}/tests/gpu/steps_cuda")
     with open(os.path.join(opts.out, "measurements.txt"), "w") as f:
         f.write("\n".join(notes) + "\n")
     print(f"{results['passed']} passed, {results['failed']} failed")

@@ -9,6 +9,13 @@
  *                               thread 1's is still open
  *   steps_cuda STEPS eval       one thread; step 31 launches 10 kernels more
  *                               (an eval inside the window: not steady state)
+ *   steps_cuda STEPS every N    one thread; every step also runs `spin`
+ *                               (gridX 2) for about 0.2 ms; steps N, 2N, ...
+ *                               evaluate: `spin` for about 2 ms and 10 kernels
+ *                               more (gridX 1), so the step is ~10x slower:
+ *                               the loop `capture-window plan` and
+ *                               CAPTURE_WINDOW=spike:3 are checked on
+ *                               (gpu_checks.py --parts cut)
  *
  * Prints "steps_cuda: done" last, so a check can tell whether nsys let the
  * program run to its end.
@@ -25,10 +32,19 @@ __global__ void tag(int *sink) {
   if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(sink, 1);
 }
 
+/* Busy for about `ns` nanoseconds of GPU time (one thread). */
+__global__ void spin(long long ns) {
+  long long start = 0, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  while (now - start < ns);
+}
+
 static std::atomic<int> progress[2]; /* highest step begun, per thread */
 static bool ordered;
 static int eval_step = -1; /* this step launches EVAL_KERNELS more */
-enum { EVAL_KERNELS = 10 };
+static int eval_every = 0; /* every mode: steps N, 2N, ... evaluate */
+enum { EVAL_KERNELS = 10, STEP_SPIN_NS = 200000, EVAL_SPIN_NS = 2000000 };
 
 static void wait_until(int thread, int step) {
   while (progress[thread].load() < step) std::this_thread::yield();
@@ -49,7 +65,9 @@ static void run_steps(int thread, int steps, int *sink) {
   for (int step = 0; step < steps; step++) {
     keep_order(thread, step);
     tag<<<1000 * (thread + 1) + step, 32>>>(sink);
-    for (int k = 0; step == eval_step && k < EVAL_KERNELS; k++) tag<<<1, 32>>>(sink);
+    bool evaluates = step == eval_step || (eval_every && step > 0 && step % eval_every == 0);
+    for (int k = 0; evaluates && k < EVAL_KERNELS; k++) tag<<<1, 32>>>(sink);
+    if (eval_every) spin<<<2, 1>>>(evaluates ? EVAL_SPIN_NS : STEP_SPIN_NS);
     cudaDeviceSynchronize();
   }
   progress[thread].store(1 << 30);
@@ -59,6 +77,7 @@ int main(int argc, char **argv) {
   int steps = argc > 1 ? atoi(argv[1]) : 50;
   ordered = argc > 2 && strcmp(argv[2], "threads") == 0;
   if (argc > 2 && strcmp(argv[2], "eval") == 0) eval_step = 31;
+  if (argc > 3 && strcmp(argv[2], "every") == 0) eval_every = atoi(argv[3]);
   int *sink;
   if (cudaMalloc(&sink, sizeof *sink) != cudaSuccess) {
     fprintf(stderr, "steps_cuda: no usable GPU\n");

@@ -14,6 +14,10 @@ run it and what each run must emit (notation: see check_trace.py):
     //     --open-at-exit                    the program exits inside a
     //                                       window: ranges may stay open
     //                                       (see check_trace.py)
+    //     --auto=LABEL:MIN:COUNT[:EVERY:AT] one window the run places itself
+    //                                       (auto, spike): it starts at MIN
+    //                                       or later (at an iteration i with
+    //                                       i % EVERY == AT)
     // cw-expect: step#0..1(.) S step[ ...   this thread's events (lines join)
     // cw-thread: ...                        another thread's events
     // cw-stderr: TEXT                       a line the run must print to
@@ -77,7 +81,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_trace  # noqa: E402
 
-CW_VARS = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_SELFCHECK", "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_RANKS",
+CW_VARS = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_SELFCHECK", "CAPTURE_WINDOW_TIMES",
+           "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_RANKS",
            "CAPTURE_WINDOW_TRIGGER", "CAPTURE_WINDOW_VERBOSE", "CAPTURE_WINDOW_COUNT", "RANK",
            "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
            "NVTX_INJECTION64_PATH", "NVTX_INJECTION32_PATH", "CW_RECORD")
@@ -123,7 +128,7 @@ class Run:
         self.no_libcuda = False
         self.open_at_exit = False
         self.windows = {}  # --windows=LABEL=S:C[,S:C]: windows the run opens
-        self.auto = None   # --auto=LABEL:MIN:COUNT: one window, from MIN on
+        self.auto = None   # --auto=LABEL:MIN:COUNT[:EVERY:AT]: one window, from MIN on
         self.threads = []
         self.stderr = []  # (is_regex, text)
         for w in words:
@@ -134,8 +139,11 @@ class Run:
             elif w == "--open-at-exit":
                 self.open_at_exit = True
             elif w.startswith("--auto="):
-                label, low, count = w.split("=", 1)[1].split(":")
-                self.auto = (label, int(low), int(count))
+                label, *numbers = w.split("=", 1)[1].split(":")
+                numbers = [int(x) for x in numbers]
+                if len(numbers) == 2:
+                    numbers += [1, 0]  # MIN:COUNT, any phase
+                self.auto = (label, *numbers)
             elif w.startswith("--windows="):
                 self.windows.update(check_trace.parse_windows([w.split("=", 1)[1]]))
             elif "=" in w and not w.startswith("-"):
@@ -472,7 +480,7 @@ class Driver:
         cannot know to the iteration: take the window's first iteration
         from the record, require it to be MIN or later, and check the rest
         of the record against that window."""
-        label, low, count = run.auto
+        label, low, count, every, at = run.auto
         lines = ptrace.splitlines()
         for n, line in enumerate(lines):
             if line.split()[1:] == ["push", "registered", label]:
@@ -481,10 +489,11 @@ class Driver:
                               if l.split()[0] == tid and l.split()[1:3] == ["push", "ascii"]),
                              "")
                 m = re.match(r"^%s#(\d+)$" % re.escape(label), first)
-                if m and int(m.group(1)) >= low:
+                if m and int(m.group(1)) >= low and int(m.group(1)) % every == at:
                     return {label: [(int(m.group(1)), count)]}
-                self.fail("%s: auto window of %r starts at %r, expected %s#%d or later"
-                          % (where, label, first, label, low))
+                self.fail("%s: auto window of %r starts at %r, expected %s#%d or later%s"
+                          % (where, label, first, label, low,
+                             " at i %% %d == %d" % (every, at) if every > 1 else ""))
                 return {label: []}
         self.fail("%s: auto window of %r never opened" % (where, label))
         return {label: []}

@@ -1,0 +1,57 @@
+"""plot.py - plan's --plot: step time against step, one panel per loop and
+thread, log scale, the warm-up and each suggested window shaded. matplotlib
+is optional: without it, plot says how to install it and plan's report
+stands alone."""
+import re
+import sys
+
+from .common import ME
+
+INSTALL = ("apt install python3-matplotlib (Debian, Ubuntu) or pip install matplotlib")
+
+
+def windows_of(env):
+    """CAPTURE_WINDOW=START:COUNT[/EVERYxTIMES] -> [(start, count)]."""
+    m = re.fullmatch(r"CAPTURE_WINDOW=(\d+):(\d+)(?:/(\d+)x(\d+))?", env)
+    if not m:
+        return []
+    start, count = int(m.group(1)), int(m.group(2))
+    every, times = int(m.group(3) or 0), int(m.group(4) or 1)
+    return [(start + k * every, count) for k in range(times)]
+
+
+def plot(path, results):
+    """Draws results ([(loop, analysis)]) into path (.png or .svg); False
+    when matplotlib is missing (said on stderr)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker
+    except ImportError:
+        print(f"{ME}: plan: --plot needs matplotlib: {INSTALL}; no plot written", file=sys.stderr)
+        return False
+    figure, axes = plt.subplots(len(results), 1, figsize=(10, 3.2 * len(results)), squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, (loop, a) in zip(axes[:, 0], results):
+        steps = loop["steps"]
+        indexes = sorted(steps)
+        ax.plot(indexes, [steps[i] / 1e6 for i in indexes], ".-", lw=0.6, ms=3, color="black")
+        ax.set_yscale("log")  # a warm-up of 10x and steps of 1.1x both show
+        ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
+        if a["warmup_end"] > 0:
+            ax.axvspan(-0.5, a["warmup_end"] - 0.5, color="grey", alpha=0.25, label="warm-up")
+        for k, s in enumerate(a["suggest"]):
+            for n, (start, count) in enumerate(windows_of(s["env"])):
+                ax.axvspan(start - 0.5, start + count - 0.5, color=colours[k % len(colours)],
+                           alpha=0.35, label=s["env"] if n == 0 else None)
+        ax.set_title(f"loop '{loop['label']}' ({loop['file']}:{loop['line']}) thread {loop['thread']}",
+                     fontsize=10)
+        ax.set_xlabel("step")
+        ax.set_ylabel("step time (ms)")
+        ax.legend(fontsize=8, loc="upper right")
+    figure.tight_layout()
+    figure.savefig(path)
+    print(f"{ME}: plan: plot written to {path}", file=sys.stderr)
+    return True

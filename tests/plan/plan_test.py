@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Tests of `capture-window plan` and the step times it reads.
+
+  plan_test.py analysis CAPTURE_WINDOW_COMMAND
+      the analysis on synthetic step-time files: exact text and JSON
+  plan_test.py programs CAPTURE_WINDOW_COMMAND SHAPES RECORDER FAKECUDA_DIR
+      real runs of shapes.c (its step times have known shapes): what plan
+      finds, and each suggestion (and each spike window) run under the NVTX
+      recorder must capture what it claims; --from, --steps, the file
+      CAPTURE_WINDOW_TIMES writes, a path that cannot be written
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+failures = []
+CLEAN = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_TIMES", "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_STEPS",
+         "CAPTURE_WINDOW_VERBOSE", "CAPTURE_WINDOW_SELFCHECK", "NVTX_INJECTION64_PATH", "RANK")
+
+
+def environ(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in CLEAN}
+    env.update(extra)
+    return env
+
+
+def expect(name, got, want):
+    if got == want:
+        print(f"PASS: {name}")
+    else:
+        failures.append(name)
+        print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
+
+
+def plan(cw, args, **env):
+    p = subprocess.run([cw, "plan", *args], env=environ(**env), capture_output=True, text=True,
+                       timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---- synthetic files --------------------------------------------------------
+
+def steps_file(path, loops):
+    """loops: [(thread, label, place, [ns, ...])] -> the runtime's format."""
+    with open(path, "w") as f:
+        f.write("# capture-window step times 1\n")
+        for k, (thread, label, place, times) in enumerate(loops, 1):
+            f.write(f"loop {k} T{thread} {label} {place}\n")
+        for k, (_, _, _, times) in enumerate(loops, 1):
+            f.writelines(f"{k} {i} {ns}\n" for i, ns in enumerate(times))
+
+
+def shape(n, warmup=0, slow=(), base=1_000_000):
+    """Step times: warm-up steps of 10x..., a deterministic +-0.3 % ripple,
+    slow: {index: factor}."""
+    out = []
+    for i in range(n):
+        ns = base * (10 - 9 * i / warmup) if i < warmup else base * (1 + 0.003 * ((i * 7) % 3 - 1))
+        out.append(int(ns * dict(slow).get(i, 1)))
+    return out
+
+
+def analysis_cases(cw):
+    tmp = tempfile.mkdtemp(prefix="cw-plan-test-")
+    f = os.path.join(tmp, "steps")
+
+    steps_file(f, [(7, "step", "train.c:42", shape(110, 10, {i: 6 for i in range(25, 110, 25)} | {37: 3}))])
+    rc, out, err = plan(cw, ["--from", f])
+    expect("analysis: warm-up, periodic, sporadic (text)", (rc, out.splitlines()), (0, [
+        "loop 'step' (train.c:42) thread 7: 110 iterations",
+        "  warm-up: iterations 0-9 (steady from 10)",
+        "  steady: median 1.000 ms, spread 0.3%",
+        "  periodic: every 25 steps from 25: 6.0x slower (eval? checkpoint?)",
+        "  outliers: 37 (3.0x)",
+        "  suggestions:",
+        "    steady state: 3 steps after the warm-up, none slow: CAPTURE_WINDOW=10:3",
+        "      CAPTURE_WINDOW=10:3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+        "--capture-range-end=stop -o report PROGRAM",
+        "    every 25 steps from 25 (6.0x slower): the slow step and one on either side, 3 times: "
+        "CAPTURE_WINDOW=24:3/25x3",
+        "      CAPTURE_WINDOW=24:3/25x3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+        "--capture-range-end=repeat:3 -o report PROGRAM"]))
+
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    expect("analysis: the same, --json", (rc, json.loads(out)), (0, {"loops": [{
+        "label": "step", "file": "train.c", "line": 42, "thread": 7, "iterations": 110,
+        "warmup_end": 10, "steady": {"median_ns": 1000000, "spread_pct": 0.3},
+        "periodic": [{"every": 25, "phase": 0, "ratio": 6.0}], "outliers": [37],
+        "suggest": [
+            {"why": "steady state: 3 steps after the warm-up, none slow", "env": "CAPTURE_WINDOW=10:3",
+             "nsys": "CAPTURE_WINDOW=10:3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+                     "--capture-range-end=stop -o report PROGRAM"},
+            {"why": "every 25 steps from 25 (6.0x slower): the slow step and one on either side, "
+                    "3 times", "env": "CAPTURE_WINDOW=24:3/25x3",
+             "nsys": "CAPTURE_WINDOW=24:3/25x3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+                     "--capture-range-end=repeat:3 -o report PROGRAM"}]}]}))
+
+    # Two events of other periods and phases; a missed occurrence (step 90
+    # not slow) still leaves 4 of 5 (80 %); the flat start has no warm-up.
+    slow = {i: 4 for i in range(30, 200, 20) if i != 90} | {i: 2.5 for i in range(45, 200, 50)}
+    steps_file(f, [(9, "step", "src/a b.c:7", shape(200, 0, slow))])
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("analysis: two periodic events, a file name with a space",
+           (loop.get("file"), loop.get("warmup_end"), loop.get("periodic"), loop.get("outliers"),
+            [s["env"] for s in loop.get("suggest", [])]),
+           ("src/a b.c", 0, [{"every": 20, "phase": 10, "ratio": 4.0},
+                             {"every": 50, "phase": 45, "ratio": 2.5}], [],
+            ["CAPTURE_WINDOW=0:3", "CAPTURE_WINDOW=29:3/20x3", "CAPTURE_WINDOW=44:3/50x3"]))
+
+    # --count 8: the steady window steps over the sporadic slow step at 16.
+    steps_file(f, [(7, "step", "train.c:42", shape(60, 10, {16: 5}))])
+    rc, out, err = plan(cw, ["--json", "--count", "8", "--from", f])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("analysis: --count 8 skips a slow step", (loop.get("outliers"), loop.get("suggest", [{}])[0]),
+           ([16], {"why": "steady state: 8 steps after the warm-up, none slow",
+                   "env": "CAPTURE_WINDOW=17:8",
+                   "nsys": "CAPTURE_WINDOW=17:8 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+                           "--capture-range-end=stop -o report PROGRAM"}))
+
+    # Every third step slow: windows back to back.
+    steps_file(f, [(7, "step", "train.c:42", shape(40, 0, {i: 3 for i in range(2, 40, 3)}))])
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("analysis: period 3", (loop.get("periodic"), [s["env"] for s in loop.get("suggest", [])]),
+           ([{"every": 3, "phase": 2, "ratio": 3.0}], ["CAPTURE_WINDOW=1:3/3x3"]))
+    expect("analysis: period 3, no steady state", plan(cw, ["--from", f])[1].splitlines()[-1],
+           "  no steady state: no 3 steps in a row after the warm-up without a slow one")
+
+    # Two loops (two threads of one, and another): each its own entry; the
+    # suggestions name the loop.
+    steps_file(f, [(7, "step", "train.c:42", shape(30)), (8, "step", "train.c:42", shape(30)),
+                   (7, "eval", "/src/eval.c:9", shape(12, 2))])
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    loops = json.loads(out)["loops"] if rc == 0 else []
+    expect("analysis: several loops and threads",
+           [(l["label"], l["thread"], l["iterations"], l["warmup_end"], l["suggest"][0]["nsys"])
+            for l in loops],
+           [("step", 7, 30, 0, "CAPTURE_WINDOW=0:3 CAPTURE_WINDOW_LOOPS=train.c:42 nsys profile -t "
+             "cuda,nvtx -c cudaProfilerApi --capture-range-end=stop -o report PROGRAM"),
+            ("step", 8, 30, 0, "CAPTURE_WINDOW=0:3 CAPTURE_WINDOW_LOOPS=train.c:42 nsys profile -t "
+             "cuda,nvtx -c cudaProfilerApi --capture-range-end=stop -o report PROGRAM"),
+            ("eval", 7, 12, 2, "CAPTURE_WINDOW=2:3 CAPTURE_WINDOW_LOOPS=eval.c:9 nsys profile -t "
+             "cuda,nvtx -c cudaProfilerApi --capture-range-end=stop -o report PROGRAM")])
+
+    # A run killed mid-write leaves a cut last line: read up to it.
+    steps_file(f, [(7, "step", "train.c:42", shape(30))])
+    with open(f, "a") as out_file:
+        out_file.write("1 30 10")
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    expect("analysis: a cut last line", (rc, json.loads(out)["loops"][0]["iterations"] if rc == 0 else err),
+           (0, 30))
+    with open(f, "a") as out_file:
+        out_file.write("\nsomething else\n")
+    expect("analysis: a line that is not a step", plan(cw, ["--from", f]),
+           (2, "", f"capture-window: plan: {f}:34: not a step-times line: 'something else'\n"))
+    steps_file(f, [])
+    expect("analysis: no steps", plan(cw, ["--from", f])[:2], (1, ""))
+    expect("analysis: no such file", plan(cw, ["--from", f + ".gone"]),
+           (1, "", f"capture-window: plan: no such file: {f}.gone\n"))
+    # --plot: the picture when matplotlib is there; without it (a
+    # matplotlib that fails to import stands in for none installed) the
+    # hint, and the report all the same.
+    steps_file(f, [(7, "step", "train.c:42", shape(60, 10, {i: 6 for i in range(15, 60, 10)}))])
+    picture = os.path.join(tmp, "steps.svg")
+    rc, out, err = plan(cw, ["--plot", picture, "--from", f])
+    try:
+        import matplotlib  # noqa: F401
+        expect("--plot writes an SVG", (rc, open(picture).read(200).startswith("<?xml"), out.count("\n")),
+               (0, True, 10))
+    except ImportError:
+        print("SKIP: --plot writes an SVG (no matplotlib here)")
+    missing = os.path.join(tmp, "no-matplotlib")
+    os.makedirs(missing, exist_ok=True)
+    with open(os.path.join(missing, "matplotlib.py"), "w") as m:
+        m.write("raise ImportError('no matplotlib')\n")
+    rc, out2, err = plan(cw, ["--plot", os.path.join(tmp, "none.png"), "--from", f], PYTHONPATH=missing)
+    expect("--plot without matplotlib: the hint, the report, exit 0",
+           (rc, out2 == out, err, os.path.exists(os.path.join(tmp, "none.png"))),
+           (0, True, "capture-window: plan: --plot needs matplotlib: apt install python3-matplotlib "
+            "(Debian, Ubuntu) or pip install matplotlib; no plot written\n", False))
+    expect("usage: --plot FILE.pdf", plan(cw, ["--plot", "x.pdf", "--from", f])[:2], (2, ""))
+    expect("usage: both --from and a program", plan(cw, ["--from", f, "--", "true"])[:2], (2, ""))
+    expect("usage: --steps 0", plan(cw, ["--steps", "0", "--", "true"])[:2], (2, ""))
+
+
+# ---- real programs ----------------------------------------------------------
+
+def slow_steps(name, n):
+    """shapes.c's own slow steps after its warm-up (the program's truth)."""
+    if name == "periodic":
+        return {i for i in range(25, n, 25)}
+    if name == "two":
+        return {i for i in range(30, n, 20)} | {i for i in range(45, n, 50)}
+    if name == "sporadic":
+        return {37, 81} & set(range(n))
+    return set()
+
+
+def captured(shapes, recorder, fakecuda, env, args):
+    """The windows a run captures: the L#i indexes between each profiler
+    start and stop of the NVTX recorder's record."""
+    record = tempfile.mktemp(prefix="cw-plan-record-")
+    subprocess.run([shapes, *args], env=environ(
+        NVTX_INJECTION64_PATH=recorder, CW_RECORD=record, CAPTURE_WINDOW_STEPS="window",
+        LD_LIBRARY_PATH=fakecuda, **env), capture_output=True, check=True, timeout=120)
+    windows, current = [], None
+    with open(record) as f:
+        for line in f:
+            if line.split()[1:] == ["profiler", "start"]:
+                current = []
+            elif line.split()[1:] == ["profiler", "stop"]:
+                windows.append(current)
+                current = None
+            m = re.search(r" push ascii step#(\d+)$", line.rstrip())
+            if m and current is not None:
+                current.append(int(m.group(1)))
+    os.unlink(record)
+    return windows
+
+
+def claims_hold(suggestion, windows, slow, warmup_end):
+    """A steady suggestion: one window of consecutive steps after the
+    warm-up, none slow. A periodic one: windows of three whose middle step
+    is slow and whose sides are not."""
+    count = int(re.match(r"CAPTURE_WINDOW=\d+:(\d+)", suggestion["env"]).group(1))
+    if suggestion["why"].startswith("steady"):
+        return (len(windows) == 1 and windows[0] == list(range(windows[0][0], windows[0][0] + count))
+                and windows[0][0] >= warmup_end and not slow & set(windows[0]))
+    times = int(suggestion["env"].rsplit("x", 1)[1])
+    return len(windows) == times and all(
+        len(w) == 3 and w[1] in slow and w[0] not in slow and w[2] not in slow for w in windows)
+
+
+def program_cases(cw, shapes, recorder, fakecuda):
+    want = {"flat": [], "warmup": [], "sporadic": [],
+            "periodic": [(25, 0)], "two": [(20, 10), (50, 45)]}
+    for name, events in want.items():
+        n = 220 if name == "two" else 120
+        rc, out, err = plan(cw, ["--json", "--", shapes, name, str(n)])
+        loop = json.loads(out)["loops"][0] if rc == 0 else {}
+        got = [(e["every"], e["phase"]) for e in loop.get("periodic", [])]
+        # A busy machine may slow any step: the warm-up ends at 10 or a
+        # little later, sporadic steps may be more than the program's own.
+        w = loop.get("warmup_end", -1)
+        want_w = 0 if name == "flat" else 10
+        ok_w = want_w <= w <= want_w + 10
+        expect(f"programs: {name}: periodic {events}, warm-up ends near {want_w}",
+               (rc, loop.get("iterations"), got, ok_w, slow_steps(name, n) - set(
+                   i for e in loop.get("periodic", []) for i in range(e["phase"], n, e["every"]))
+                <= set(loop.get("outliers", []))),
+               (0, n, events, True, True))
+        ratios = [e["ratio"] for e in loop.get("periodic", [])]
+        expect(f"programs: {name}: ratios roughly as slept", all(2 <= r <= 10 for r in ratios), True)
+        for s in loop.get("suggest", []):
+            env = dict([s["env"].split("=", 1)])
+            windows = captured(shapes, recorder, fakecuda, env, [name, str(n)])
+            expect(f"programs: {name}: {s['env']} captures what it claims ({s['why']})",
+                   (claims_hold(s, windows, slow_steps(name, n), w), windows[:1]),
+                   (True, windows[:1]))
+
+    # spike: each window three steps around a slow step, TIMES of them.
+    windows = captured(shapes, recorder, fakecuda, {"CAPTURE_WINDOW": "spike:3x2"},
+                       ["periodic", "250"])
+    expect("programs: spike:3x2 opens two windows around slow steps",
+           claims_hold({"why": "every", "env": "CAPTURE_WINDOW=0:3/25x2"}, windows,
+                       slow_steps("periodic", 250), 0), True)
+    expect("programs: spike:3 opens no window on sporadic steps",
+           captured(shapes, recorder, fakecuda, {"CAPTURE_WINDOW": "spike:3"}, ["sporadic"]), [])
+
+    # The file CAPTURE_WINDOW_TIMES writes, and plan --from reading it.
+    tmp = tempfile.mkdtemp(prefix="cw-plan-times-")
+    p = subprocess.run([shapes, "periodic", "110"], capture_output=True, text=True, env=environ(
+        CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=os.path.join(tmp, "t.%r.%p"), RANK="3"))
+    files = os.listdir(tmp)
+    expect("times: one file, named after rank and pid", (p.returncode, p.stderr, files),
+           (0, "", [f"t.3.{files[0].split('.')[-1]}"] if files else ["t.3.PID"]))
+    lines = open(os.path.join(tmp, files[0])).read().splitlines() if files else []
+    expect("times: header, loop line, every step once in order",
+           (lines[:1], bool(lines[1:2] and re.fullmatch(r"loop 1 T\d+ step \S*shapes\.c:\d+", lines[1])),
+            [tuple(map(int, l.split()[:2])) for l in lines[2:]]),
+           (["# capture-window step times 1"], True, [(1, i) for i in range(110)]))
+    rc, out, err = plan(cw, ["--json", "--from", os.path.join(tmp, files[0])] if files else [])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("times: plan --from reads it", [(e["every"], e["phase"]) for e in loop.get("periodic", [])],
+           [(25, 0)])
+
+    p = subprocess.run([shapes, "flat", "20"], capture_output=True, text=True, env=environ(
+        CAPTURE_WINDOW_TIMES="/nonexistent/dir/steps"))
+    expect("times: a path that cannot be written: one line, the run goes on",
+           (p.returncode, p.stdout, p.stderr),
+           (0, "shapes flat: 190\n", "capture_window: CAPTURE_WINDOW_TIMES: cannot write "
+            "'/nonexistent/dir/steps' (No such file or directory); step times are not recorded\n"))
+
+    # --steps: a program that never ends is stopped once 40 steps are in.
+    rc, out, err = plan(cw, ["--json", "--steps", "40", "--", shapes, "periodic", "0"])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("plan --steps 40 stops an endless loop", (rc, loop.get("iterations"),
+                                                     [(e["every"], e["phase"]) for e in loop.get("periodic", [])]),
+           (0, 40, []))
+    rc, out, err = plan(cw, ["--", shapes, "flat", "5"])
+    expect("plan: the program's output goes to stderr", (rc, "shapes flat: 10" in err,
+                                                         out.startswith("loop 'step'")), (0, True, True))
+
+
+def main():
+    if sys.argv[1] == "analysis":
+        analysis_cases(sys.argv[2])
+    else:
+        program_cases(*sys.argv[2:6])
+    print(f"{len(failures)} failure(s)" if failures else "all passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

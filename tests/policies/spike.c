@@ -1,0 +1,40 @@
+/* CAPTURE_WINDOW=spike:COUNT opens a window around a slow step once slow
+   steps recur at a steady period. Steps take 1 ms; every 10th from 9
+   takes 8 ms (with SPIKE_FLAT=1 none does). The runtime judges steps once
+   it has 15 to compare with, so it sees 19, 29, 39 and at 49 three equal
+   gaps: the next slow step is 59, the window 58-60 (the step before, the
+   slow one, the step after). A busy machine may delay that by periods,
+   never shift it off the slow step. The pragma's window (1000:1) is never
+   reached. */
+// cw-run: CAPTURE_WINDOW=spike:3 --auto=step:58:3:10:8
+//
+// cw-run: CAPTURE_WINDOW=spike:1 --auto=step:59:1:10:9
+//
+// cw-run: CAPTURE_WINDOW=spike:3 CAPTURE_WINDOW_VERBOSE=1 --auto=step:58:3:10:8
+// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+, main\) is active
+// cw-stderr-re: capture_window: spike: loop 'step' \(\S*spike\.c:\d+\) slow steps (\d+), (\d+), (\d+), (\d+): every 10 steps; window \d+8:3 armed, thread \d+
+// cw-stderr-re: capture_window: profiler started \(cuProfilerStart: 0\)
+// cw-stderr-re: capture_window: window opened \(spike\): loop 'step' \(\S*spike\.c:\d+\) iteration \d+8, window \d+8:3, thread \d+
+// cw-stderr-re: capture_window: profiler stopped \(cuProfilerStop: 0\)
+// cw-stderr-re: capture_window: window closed: loop 'step' \(\S*spike\.c:\d+\) held iterations \d+8-\d+0, thread \d+
+//
+// cw-run: SPIKE_FLAT=1 CAPTURE_WINDOW=spike:3 CAPTURE_WINDOW_SELFCHECK=1
+// cw-expect: step#0..99(.)
+// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window spike:3 never opened: no slow step recurred at a steady period
+#include <stdlib.h>
+
+#include "cw_test.h"
+
+int main(void)
+{
+  int flat = getenv("SPIKE_FLAT") != NULL;
+  long sum = 0;
+#pragma capture_window(1000, 1)
+  for (int step = 0; step < 100; step++) {
+    cw_mark("step", step);
+    cw_sleep_us(!flat && step % 10 == 9 ? 8000 : 1000);
+    sum += step;
+  }
+  printf("sum %ld\n", sum);
+  return 0;
+}
