@@ -27,6 +27,9 @@ prepare() {
     { echo "no $from: run scripts/test-compilers.sh gcc13-llvm17 first"; exit 1; }
   rm -rf "$carried" && mkdir -p "$carried"
   cp -r "$from/include" "$carried/"
+  # The headers include <gmp.h> (gcc-13-plugin-dev depends on libgmp-dev),
+  # which the GPU machine lacks.
+  cp "$trixie/usr/include/x86_64-linux-gnu/gmp.h" "$carried/include/"
   chroot "$trixie" dpkg-query -W gcc-13-plugin-dev >"$carried/PACKAGE"
   echo "$carried: $(cat "$carried/PACKAGE"), $(du -sh "$carried" | cut -f1)"
 }
