@@ -68,15 +68,19 @@ int plugin_init (plugin_name_args *, plugin_gcc_version *v)
 EOF
   g++ -shared -fPIC -fno-rtti -I"$carried/include" "$probe/probe.cc" -o "$probe/probe.so"
   echo 'int x;' | gcc -fplugin="$probe/probe.so" -x c -c -o /dev/null - >"$probe/record"
-  python3 - "$out/include/plugin-version.h" "$probe/record" <<'EOF'
+  # plugin-version.h holds four fields, configargs.h the configure line.
+  python3 - "$out/include" "$probe/record" <<'EOF'
 import re, sys
-path, record = sys.argv[1], open(sys.argv[2]).read().split("\n")
+folder, record = sys.argv[1], open(sys.argv[2]).read().split("\n")
 names = ["basever", "datestamp", "devphase", "revision", "configuration_arguments"]
-text = open(path).read()
-for name, value in zip(names, record):
-    text = re.sub(r'static char %s\[\] = ".*";' % name,
-                  'static char %s[] = "%s";' % (name, value.replace('"', '\\"')), text)
-open(path, "w").write(text)
+for header in ("plugin-version.h", "configargs.h"):
+    path = f"{folder}/{header}"
+    text = open(path).read()
+    for name, value in zip(names, record):
+        quoted = '"%s"' % value.replace("\\", "\\\\").replace('"', '\\"')
+        text = re.sub(r'(static (?:const )?char %s\[\] = )".*";' % name,
+                      lambda m: m.group(1) + quoted + ";", text)
+    open(path, "w").write(text)
 EOF
   rm -rf "$probe"
   echo "$out"
