@@ -52,6 +52,12 @@ tree *cw_loop_body (tree loop);
 /* cw-loops.cc */
 void cw_instrument_function (tree fndecl);
 location_t cw_expansion_point (location_t loc);
+bool cw_is_offload_region (tree t);
+bool cw_body_entered_from_outside (tree loop, tree fndecl);
+
+/* cw-spec.cc */
+void cw_instrument_spec_loops (tree fndecl,
+			       hash_map<tree, location_t> *pragma_loops);
 void cw_report_unmatched_loop_args (void);
 
 /* cw-source.cc */

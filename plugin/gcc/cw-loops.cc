@@ -272,8 +272,8 @@ static tree count_gotos_r (tree *tp, int *walk_subtrees, void *data);
 
 /* A jump into the body would skip the loop-enter call that sets the hooks'
    argument, so the hooks would run on an unset pointer. */
-static bool
-body_entered_from_outside (tree loop, tree fndecl)
+bool
+cw_body_entered_from_outside (tree loop, tree fndecl)
 {
   hash_map<tree, int> gotos;
   walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), count_gotos_r,
@@ -310,7 +310,7 @@ handle_marker (tree_stmt_iterator *i, tree fndecl)
   if (loop && block_closes_between (cw_expansion_point (first->loc),
 				   cw_expansion_point (EXPR_LOCATION (loop))))
     loop = NULL_TREE;
-  if (loop && body_entered_from_outside (loop, fndecl))
+  if (loop && cw_body_entered_from_outside (loop, fndecl))
     report (first, CW_MSG_BODY_ENTERED);
   else if (loop)
     {
@@ -436,8 +436,8 @@ body_is_enterable (tree loop, hash_map<tree, int> *gotos)
 }
 
 /* Code for an offload device: the host runtime cannot be called there. */
-static bool
-is_offload_region (tree t)
+bool
+cw_is_offload_region (tree t)
 {
   switch (TREE_CODE (t))
     {
@@ -459,7 +459,7 @@ find_all_loops_r (tree *tp, int *walk_subtrees, void *data)
 {
   all_loops_walk *w = (all_loops_walk *) data;
   tree t = *tp;
-  if (TYPE_P (t) || is_offload_region (t))
+  if (TYPE_P (t) || cw_is_offload_region (t))
     *walk_subtrees = 0;
   else if ((TREE_CODE (t) == FOR_STMT || TREE_CODE (t) == WHILE_STMT
 	    || TREE_CODE (t) == DO_STMT)
@@ -515,182 +515,6 @@ instrument_all_loops (tree fndecl)
     instrument_unmarked_loop (w.found[k], fndecl, &gotos);
 }
 
-/* ---- loop specs: -fplugin-arg-capture_window-loop=SPEC --------------- */
-
-/* FNDECL's scopes and name joined by "::" (ns::Trainer::fit), without
-   template arguments; unnamed scopes (the global and anonymous namespaces,
-   lambdas' closures) are left out.  Returns the length written. */
-static size_t
-qualified_name (tree decl, char *buf, size_t size)
-{
-  if (!decl || TREE_CODE (decl) == TRANSLATION_UNIT_DECL)
-    return 0;
-  tree name = TYPE_P (decl) ? TYPE_IDENTIFIER (decl) : DECL_NAME (decl);
-  tree outer = TYPE_P (decl) ? TYPE_CONTEXT (decl) : DECL_CONTEXT (decl);
-  size_t n = qualified_name (outer, buf, size);
-  const char *id = name && TREE_CODE (name) == IDENTIFIER_NODE
-		   ? IDENTIFIER_POINTER (name) : "";
-  bool plain = ISALPHA (id[0]) || id[0] == '_';
-  for (const char *c = id; plain && *c; c++)
-    plain = ISALNUM (*c) || *c == '_';
-  if (plain && n < size)
-    n += snprintf (buf + n, size - n, "%s%s", n ? "::" : "", id);
-  return n < size ? n : size - 1;
-}
-
-static bool
-loop_is_at (tree loop, const cw_loop_spec *spec)
-{
-  expanded_location xl = expand_location (cw_loop_keyword_location (loop));
-  return (unsigned) xl.line == spec->line
-	 && cw_loop_spec_file_matches (spec, xl.file);
-}
-
-struct spec_walk {
-  auto_vec<tree *> loops;	/* in pre-order: ancestors first */
-  bool outermost_only;
-};
-
-static tree
-find_spec_loops_r (tree *tp, int *walk_subtrees, void *data)
-{
-  spec_walk *w = (spec_walk *) data;
-  tree t = *tp;
-  if (TYPE_P (t) || is_offload_region (t))
-    *walk_subtrees = 0;
-  else if ((TREE_CODE (t) == FOR_STMT || TREE_CODE (t) == WHILE_STMT
-	    || TREE_CODE (t) == DO_STMT) && EXPR_HAS_LOCATION (t))
-    {
-      w->loops.safe_push (tp);
-      if (w->outermost_only)
-	*walk_subtrees = 0;
-    }
-  return NULL_TREE;
-}
-
-static void
-report_arg (cw_loop_arg *a, location_t loc, const char *text)
-{
-  if (a->reported)
-    return;
-  a->reported = true;
-  error_at (loc, "%s", text);
-}
-
-/* The loop at *TP is what A names: check it can be marked, and record it
-   in MARKED (loop -> A) for instrument_spec_loops. */
-static void
-claim_loop (tree *tp, cw_loop_arg *a, hash_map<tree, cw_loop_arg *> *marked)
-{
-  char buf[1024];
-  location_t loc = cw_loop_keyword_location (*tp);
-  a->matched = true;
-  if (location_t *pragma = pragma_loops->get (*tp))
-    {
-      if (!a->reported)
-	{
-	  report_arg (a, loc, cw_format_loop_has_pragma (buf, sizeof buf,
-							  a->given));
-	  inform (*pragma, "%s", cw_message (CW_MSG_PRAGMA_HERE));
-	}
-      return;
-    }
-  if (cw_loop_arg **other = marked->get (*tp))
-    {
-      if (*other != a)
-	report_arg (a, loc, cw_format_loop_marked_twice (buf, sizeof buf,
-							  a->given,
-							  (*other)->given));
-      return;
-    }
-  marked->put (*tp, a);
-}
-
-/* FUNCTION specs: the outermost loop of FNDECL, if A names it. */
-static void
-claim_outermost_loop (tree fndecl, const char *name, cw_loop_arg *a,
-		      spec_walk *outer, hash_map<tree, cw_loop_arg *> *marked)
-{
-  char buf[1024];
-  if (!cw_loop_spec_function_matches (&a->spec, name))
-    return;
-  a->function_seen = true;
-  if (outer->loops.length () > 1)
-    {
-      if (!a->reported)
-	{
-	  report_arg (a, cw_loop_keyword_location (*outer->loops[1]),
-		      cw_format_loop_ambiguous (buf, sizeof buf, a->given,
-						name));
-	  inform (cw_loop_keyword_location (*outer->loops[0]), "%s",
-		  "the first outermost loop is here");
-	}
-      a->matched = true;
-      return;
-    }
-  if (!outer->loops.is_empty ())
-    claim_loop (outer->loops[0], a, marked);
-}
-
-/* Instrument the loop at *TP as A says. */
-static void
-instrument_spec_loop (tree *tp, const cw_loop_arg *a, tree fndecl)
-{
-  cw_pending p;
-  p.loc = cw_loop_keyword_location (*tp);	/* the site's line */
-  p.reported = false;
-  p.window = a->spec.window;
-  if (body_entered_from_outside (*tp, fndecl))
-    error_at (p.loc, "%s", cw_message (CW_MSG_BODY_ENTERED));
-  else
-    cw_instrument_loop (tp, *tp, &p, fndecl);
-}
-
-static void
-instrument_spec_loops (tree fndecl)
-{
-  spec_walk all, outer;
-  all.outermost_only = false;
-  outer.outermost_only = true;
-  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_spec_loops_r,
-				&all);
-  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_spec_loops_r,
-				&outer);
-  char name[512];
-  qualified_name (fndecl, name, sizeof name);
-  hash_map<tree, cw_loop_arg *> marked;
-  for (cw_loop_arg &a : cw_loop_args)
-    if (a.spec.by_function)
-      claim_outermost_loop (fndecl, name, &a, &outer, &marked);
-    else
-      for (tree *tp : all.loops)
-	if (loop_is_at (*tp, &a.spec))
-	  claim_loop (tp, &a, &marked);
-  /* Innermost first: wrapping a loop rebuilds its body, where the slots of
-     the loops inside it are. */
-  for (unsigned k = all.loops.length (); k-- > 0;)
-    if (cw_loop_arg **a = marked.get (*all.loops[k]))
-      instrument_spec_loop (all.loops[k], *a, fndecl);
-}
-
-/* At the end of the unit: every loop spec must have marked a loop. */
-void
-cw_report_unmatched_loop_args (void)
-{
-  char buf[1024];
-  for (cw_loop_arg &a : cw_loop_args)
-    if (!a.matched && !a.optional && !a.reported)
-      {
-	enum cw_unmatched why
-	  = !a.spec.by_function ? CW_UNMATCHED_NO_LOOP
-	    : a.function_seen ? CW_UNMATCHED_NO_LOOP_IN_FUNCTION
-			      : CW_UNMATCHED_NO_FUNCTION;
-	error_at (UNKNOWN_LOCATION, "%s", cw_format_loop_unmatched (buf, sizeof buf, a.given, why,
-						  a.spec.target,
-						  a.spec.line));
-      }
-}
-
 /* PLUGIN_PRE_GENERICIZE: once per function body, once per template
    instantiation. */
 void
@@ -705,7 +529,7 @@ cw_instrument_function (tree fndecl)
     walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_markers_r,
 				  fndecl);
   if (specs && !DECL_ARTIFICIAL (fndecl))
-    instrument_spec_loops (fndecl);
+    cw_instrument_spec_loops (fndecl, pragma_loops);
   if (cw_all_loops)
     instrument_all_loops (fndecl);
   pragma_loops = NULL;

@@ -1,0 +1,191 @@
+/*
+ * cw-spec.cc - zero-edit marking: the loops that
+ * -fplugin-arg-capture_window-loop[-optional]=SPEC names (the grammar is
+ * plugin/common/cw_loop_spec.c), found at PLUGIN_PRE_GENERICIZE and
+ * instrumented as a pragma would; at the end of the unit, a spec that
+ * marked no loop is an error.
+ */
+#include "cw-gcc.h"
+#include "cw_messages.h"
+
+/* The loops of the function being instrumented that have a pragma, with
+   its location (cw_instrument_spec_loops' argument). */
+static hash_map<tree, location_t> *marked_by_pragma;
+
+/* FNDECL's scopes and name joined by "::" (ns::Trainer::fit), without
+   template arguments; unnamed scopes (the global and anonymous namespaces,
+   lambdas' closures) are left out.  Returns the length written. */
+static size_t
+qualified_name (tree decl, char *buf, size_t size)
+{
+  if (!decl || TREE_CODE (decl) == TRANSLATION_UNIT_DECL)
+    return 0;
+  tree name = TYPE_P (decl) ? TYPE_IDENTIFIER (decl) : DECL_NAME (decl);
+  tree outer = TYPE_P (decl) ? TYPE_CONTEXT (decl) : DECL_CONTEXT (decl);
+  size_t n = qualified_name (outer, buf, size);
+  const char *id = name && TREE_CODE (name) == IDENTIFIER_NODE
+		   ? IDENTIFIER_POINTER (name) : "";
+  bool plain = ISALPHA (id[0]) || id[0] == '_';
+  for (const char *c = id; plain && *c; c++)
+    plain = ISALNUM (*c) || *c == '_';
+  if (plain && n < size)
+    n += snprintf (buf + n, size - n, "%s%s", n ? "::" : "", id);
+  return n < size ? n : size - 1;
+}
+
+static bool
+loop_is_at (tree loop, const cw_loop_spec *spec)
+{
+  expanded_location xl = expand_location (cw_loop_keyword_location (loop));
+  return (unsigned) xl.line == spec->line
+	 && cw_loop_spec_file_matches (spec, xl.file);
+}
+
+struct spec_walk {
+  auto_vec<tree *> loops;	/* in pre-order: ancestors first */
+  bool outermost_only;
+};
+
+static tree
+find_spec_loops_r (tree *tp, int *walk_subtrees, void *data)
+{
+  spec_walk *w = (spec_walk *) data;
+  tree t = *tp;
+  if (TYPE_P (t) || cw_is_offload_region (t))
+    *walk_subtrees = 0;
+  else if ((TREE_CODE (t) == FOR_STMT || TREE_CODE (t) == WHILE_STMT
+	    || TREE_CODE (t) == DO_STMT) && EXPR_HAS_LOCATION (t))
+    {
+      w->loops.safe_push (tp);
+      if (w->outermost_only)
+	*walk_subtrees = 0;
+    }
+  return NULL_TREE;
+}
+
+static void
+report_arg (cw_loop_arg *a, location_t loc, const char *text)
+{
+  if (a->reported)
+    return;
+  a->reported = true;
+  error_at (loc, "%s", text);
+}
+
+/* The loop at *TP is what A names: check it can be marked, and record it
+   in MARKED (loop -> A) for instrument_spec_loops. */
+static void
+claim_loop (tree *tp, cw_loop_arg *a, hash_map<tree, cw_loop_arg *> *marked)
+{
+  hash_map<tree, location_t> *pragma_loops = marked_by_pragma;
+  char buf[1024];
+  location_t loc = cw_loop_keyword_location (*tp);
+  a->matched = true;
+  if (location_t *pragma = pragma_loops->get (*tp))
+    {
+      if (!a->reported)
+	{
+	  report_arg (a, loc, cw_format_loop_has_pragma (buf, sizeof buf,
+							  a->given));
+	  inform (*pragma, "%s", cw_message (CW_MSG_PRAGMA_HERE));
+	}
+      return;
+    }
+  if (cw_loop_arg **other = marked->get (*tp))
+    {
+      if (*other != a)
+	report_arg (a, loc, cw_format_loop_marked_twice (buf, sizeof buf,
+							  a->given,
+							  (*other)->given));
+      return;
+    }
+  marked->put (*tp, a);
+}
+
+/* FUNCTION specs: the outermost loop of FNDECL, if A names it. */
+static void
+claim_outermost_loop (tree fndecl, const char *name, cw_loop_arg *a,
+		      spec_walk *outer, hash_map<tree, cw_loop_arg *> *marked)
+{
+  char buf[1024];
+  if (!cw_loop_spec_function_matches (&a->spec, name))
+    return;
+  a->function_seen = true;
+  if (outer->loops.length () > 1)
+    {
+      if (!a->reported)
+	{
+	  report_arg (a, cw_loop_keyword_location (*outer->loops[1]),
+		      cw_format_loop_ambiguous (buf, sizeof buf, a->given,
+						name));
+	  inform (cw_loop_keyword_location (*outer->loops[0]), "%s",
+		  "the first outermost loop is here");
+	}
+      a->matched = true;
+      return;
+    }
+  if (!outer->loops.is_empty ())
+    claim_loop (outer->loops[0], a, marked);
+}
+
+/* Instrument the loop at *TP as A says. */
+static void
+instrument_spec_loop (tree *tp, const cw_loop_arg *a, tree fndecl)
+{
+  cw_pending p;
+  p.loc = cw_loop_keyword_location (*tp);	/* the site's line */
+  p.reported = false;
+  p.window = a->spec.window;
+  if (cw_body_entered_from_outside (*tp, fndecl))
+    error_at (p.loc, "%s", cw_message (CW_MSG_BODY_ENTERED));
+  else
+    cw_instrument_loop (tp, *tp, &p, fndecl);
+}
+
+/* PLUGIN_PRE_GENERICIZE, after the pragmas' loops (PRAGMA_LOOPS: loop ->
+   its pragma) were instrumented: the loops the specs name. */
+void
+cw_instrument_spec_loops (tree fndecl, hash_map<tree, location_t> *pragma_loops)
+{
+  marked_by_pragma = pragma_loops;
+  spec_walk all, outer;
+  all.outermost_only = false;
+  outer.outermost_only = true;
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_spec_loops_r,
+				&all);
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_spec_loops_r,
+				&outer);
+  char name[512];
+  qualified_name (fndecl, name, sizeof name);
+  hash_map<tree, cw_loop_arg *> marked;
+  for (cw_loop_arg &a : cw_loop_args)
+    if (a.spec.by_function)
+      claim_outermost_loop (fndecl, name, &a, &outer, &marked);
+    else
+      for (tree *tp : all.loops)
+	if (loop_is_at (*tp, &a.spec))
+	  claim_loop (tp, &a, &marked);
+  /* Innermost first: wrapping a loop rebuilds its body, where the slots of
+     the loops inside it are. */
+  for (unsigned k = all.loops.length (); k-- > 0;)
+    if (cw_loop_arg **a = marked.get (*all.loops[k]))
+      instrument_spec_loop (all.loops[k], *a, fndecl);
+}
+
+/* At the end of the unit: every loop spec must have marked a loop. */
+void
+cw_report_unmatched_loop_args (void)
+{
+  char buf[1024];
+  for (cw_loop_arg &a : cw_loop_args)
+    if (!a.matched && !a.optional && !a.reported)
+      {
+	enum cw_unmatched why
+	  = !a.spec.by_function ? CW_UNMATCHED_NO_LOOP
+	    : a.function_seen ? CW_UNMATCHED_NO_LOOP_IN_FUNCTION
+			      : CW_UNMATCHED_NO_FUNCTION;
+	error_at (UNKNOWN_LOCATION, "%s", cw_format_loop_unmatched (buf, sizeof buf, a.given, why,
+						  a.spec.target,
+						  a.spec.line));
+      }
+}
