@@ -75,15 +75,15 @@ static void open_window(struct cw_loop *loop, long long i, long long count, cons
   loop->windows_opened++;
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_acquire();
   if (window_range_wanted()) cw_nvtx_push_window(site->runtime[2]);
-  /* The profiler's start-up is not part of the step. */
+  if (cw_config.verbose)
+    cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
+           why, site->label, site->file, site->line, i, i, count, cw_thread_id());
+  /* Neither the profiler's start-up nor the log line is part of the step. */
   if (loop->last_begin_ns || loop->step_begin_ns) {
     long long now = cw_now_ns();
     if (loop->last_begin_ns) loop->last_begin_ns = now;
     if (loop->step_begin_ns) loop->step_begin_ns = now;
   }
-  if (cw_config.verbose)
-    cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
-           why, site->label, site->file, site->line, i, i, count, cw_thread_id());
 }
 
 static void close_window(struct cw_loop *loop, long long last, const char *why) {
