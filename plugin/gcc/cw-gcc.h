@@ -52,7 +52,7 @@ tree *cw_loop_body (tree loop);
 /* cw-loops.cc */
 void cw_instrument_function (tree fndecl);
 location_t cw_expansion_point (location_t loc);
-bool cw_is_offload_region (tree t);
+void cw_collect_loops (tree fndecl, bool outermost_only, vec<tree *> *loops);
 bool cw_body_entered_from_outside (tree loop, tree fndecl);
 
 /* cw-spec.cc */

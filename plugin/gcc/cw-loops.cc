@@ -436,8 +436,8 @@ body_is_enterable (tree loop, hash_map<tree, int> *gotos)
 }
 
 /* Code for an offload device: the host runtime cannot be called there. */
-bool
-cw_is_offload_region (tree t)
+static bool
+is_offload_region (tree t)
 {
   switch (TREE_CODE (t))
     {
@@ -449,23 +449,37 @@ cw_is_offload_region (tree t)
     }
 }
 
-struct all_loops_walk {
-  tree fndecl;
-  auto_vec<tree *> found;	/* in pre-order: ancestors first */
+struct loop_walk {
+  vec<tree *> *loops;
+  bool outermost_only;
 };
 
 static tree
-find_all_loops_r (tree *tp, int *walk_subtrees, void *data)
+collect_loops_r (tree *tp, int *walk_subtrees, void *data)
 {
-  all_loops_walk *w = (all_loops_walk *) data;
+  loop_walk *w = (loop_walk *) data;
   tree t = *tp;
-  if (TYPE_P (t) || cw_is_offload_region (t))
+  if (TYPE_P (t) || is_offload_region (t))
     *walk_subtrees = 0;
   else if ((TREE_CODE (t) == FOR_STMT || TREE_CODE (t) == WHILE_STMT
-	    || TREE_CODE (t) == DO_STMT)
-	   && EXPR_HAS_LOCATION (t) && !pragma_loops->get (t))
-    w->found.safe_push (tp);
+	    || TREE_CODE (t) == DO_STMT) && EXPR_HAS_LOCATION (t))
+    {
+      w->loops->safe_push (tp);
+      if (w->outermost_only)
+	*walk_subtrees = 0;
+    }
   return NULL_TREE;
+}
+
+/* The slots of FNDECL's for, while and do loops (outside offload regions)
+   in pre-order, ancestors first; with OUTERMOST_ONLY only those inside no
+   other.  What all-loops and loop specs can mark. */
+void
+cw_collect_loops (tree fndecl, bool outermost_only, vec<tree *> *loops)
+{
+  loop_walk w = { loops, outermost_only };
+  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), collect_loops_r,
+				&w);
 }
 
 /* Instrument the loop at *TP as if `#pragma capture_window(START, COUNT,
@@ -500,19 +514,18 @@ instrument_all_loops (tree fndecl)
   if (DECL_ARTIFICIAL (fndecl)
       || lookup_attribute ("omp declare target", DECL_ATTRIBUTES (fndecl)))
     return;
-  all_loops_walk w;
-  w.fndecl = fndecl;
-  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_all_loops_r,
-				&w);
-  if (w.found.is_empty ())
+  auto_vec<tree *> loops;
+  cw_collect_loops (fndecl, false, &loops);
+  if (loops.is_empty ())
     return;
   hash_map<tree, int> gotos;
   walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), count_gotos_r,
 				&gotos);
   /* Innermost first: wrapping a loop rebuilds its body, where the slots of
-     the loops inside it are. */
-  for (unsigned k = w.found.length (); k-- > 0;)
-    instrument_unmarked_loop (w.found[k], fndecl, &gotos);
+     the loops inside it are.  Loops with their own pragma are done. */
+  for (unsigned k = loops.length (); k-- > 0;)
+    if (!pragma_loops->get (*loops[k]))
+      instrument_unmarked_loop (loops[k], fndecl, &gotos);
 }
 
 /* PLUGIN_PRE_GENERICIZE: once per function body, once per template

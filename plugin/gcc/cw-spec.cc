@@ -8,10 +8,6 @@
 #include "cw-gcc.h"
 #include "cw_messages.h"
 
-/* The loops of the function being instrumented that have a pragma, with
-   its location (cw_instrument_spec_loops' argument). */
-static hash_map<tree, location_t> *marked_by_pragma;
-
 /* FNDECL's scopes and name joined by "::" (ns::Trainer::fit), without
    template arguments; unnamed scopes (the global and anonymous namespaces,
    lambdas' closures) are left out.  Returns the length written. */
@@ -41,27 +37,11 @@ loop_is_at (tree loop, const cw_loop_spec *spec)
 	 && cw_loop_spec_file_matches (spec, xl.file);
 }
 
-struct spec_walk {
-  auto_vec<tree *> loops;	/* in pre-order: ancestors first */
-  bool outermost_only;
+/* One function's loops claimed by specs, and those its pragmas mark. */
+struct spec_claims {
+  hash_map<tree, cw_loop_arg *> marked;	/* loop -> the spec that names it */
+  hash_map<tree, location_t> *pragma_loops;	/* loop -> its pragma */
 };
-
-static tree
-find_spec_loops_r (tree *tp, int *walk_subtrees, void *data)
-{
-  spec_walk *w = (spec_walk *) data;
-  tree t = *tp;
-  if (TYPE_P (t) || cw_is_offload_region (t))
-    *walk_subtrees = 0;
-  else if ((TREE_CODE (t) == FOR_STMT || TREE_CODE (t) == WHILE_STMT
-	    || TREE_CODE (t) == DO_STMT) && EXPR_HAS_LOCATION (t))
-    {
-      w->loops.safe_push (tp);
-      if (w->outermost_only)
-	*walk_subtrees = 0;
-    }
-  return NULL_TREE;
-}
 
 static void
 report_arg (cw_loop_arg *a, location_t loc, const char *text)
@@ -73,15 +53,14 @@ report_arg (cw_loop_arg *a, location_t loc, const char *text)
 }
 
 /* The loop at *TP is what A names: check it can be marked, and record it
-   in MARKED (loop -> A) for instrument_spec_loops. */
+   in C->marked for cw_instrument_spec_loops. */
 static void
-claim_loop (tree *tp, cw_loop_arg *a, hash_map<tree, cw_loop_arg *> *marked)
+claim_loop (tree *tp, cw_loop_arg *a, spec_claims *c)
 {
-  hash_map<tree, location_t> *pragma_loops = marked_by_pragma;
   char buf[1024];
   location_t loc = cw_loop_keyword_location (*tp);
   a->matched = true;
-  if (location_t *pragma = pragma_loops->get (*tp))
+  if (location_t *pragma = c->pragma_loops->get (*tp))
     {
       if (!a->reported)
 	{
@@ -91,7 +70,7 @@ claim_loop (tree *tp, cw_loop_arg *a, hash_map<tree, cw_loop_arg *> *marked)
 	}
       return;
     }
-  if (cw_loop_arg **other = marked->get (*tp))
+  if (cw_loop_arg **other = c->marked.get (*tp))
     {
       if (*other != a)
 	report_arg (a, loc, cw_format_loop_marked_twice (buf, sizeof buf,
@@ -99,33 +78,33 @@ claim_loop (tree *tp, cw_loop_arg *a, hash_map<tree, cw_loop_arg *> *marked)
 							  (*other)->given));
       return;
     }
-  marked->put (*tp, a);
+  c->marked.put (*tp, a);
 }
 
 /* FUNCTION specs: the outermost loop of FNDECL, if A names it. */
 static void
-claim_outermost_loop (tree fndecl, const char *name, cw_loop_arg *a,
-		      spec_walk *outer, hash_map<tree, cw_loop_arg *> *marked)
+claim_outermost_loop (const char *name, cw_loop_arg *a,
+		      const vec<tree *> &outer, spec_claims *c)
 {
   char buf[1024];
   if (!cw_loop_spec_function_matches (&a->spec, name))
     return;
   a->function_seen = true;
-  if (outer->loops.length () > 1)
+  if (outer.length () > 1)
     {
       if (!a->reported)
 	{
-	  report_arg (a, cw_loop_keyword_location (*outer->loops[1]),
+	  report_arg (a, cw_loop_keyword_location (*outer[1]),
 		      cw_format_loop_ambiguous (buf, sizeof buf, a->given,
 						name));
-	  inform (cw_loop_keyword_location (*outer->loops[0]), "%s",
+	  inform (cw_loop_keyword_location (*outer[0]), "%s",
 		  "the first outermost loop is here");
 	}
       a->matched = true;
       return;
     }
-  if (!outer->loops.is_empty ())
-    claim_loop (outer->loops[0], a, marked);
+  if (!outer.is_empty ())
+    claim_loop (outer[0], a, c);
 }
 
 /* Instrument the loop at *TP as A says. */
@@ -147,29 +126,25 @@ instrument_spec_loop (tree *tp, const cw_loop_arg *a, tree fndecl)
 void
 cw_instrument_spec_loops (tree fndecl, hash_map<tree, location_t> *pragma_loops)
 {
-  marked_by_pragma = pragma_loops;
-  spec_walk all, outer;
-  all.outermost_only = false;
-  outer.outermost_only = true;
-  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_spec_loops_r,
-				&all);
-  walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_spec_loops_r,
-				&outer);
+  auto_vec<tree *> all, outer;
+  cw_collect_loops (fndecl, false, &all);
+  cw_collect_loops (fndecl, true, &outer);
   char name[512];
   qualified_name (fndecl, name, sizeof name);
-  hash_map<tree, cw_loop_arg *> marked;
+  spec_claims c;
+  c.pragma_loops = pragma_loops;
   for (cw_loop_arg &a : cw_loop_args)
     if (a.spec.by_function)
-      claim_outermost_loop (fndecl, name, &a, &outer, &marked);
+      claim_outermost_loop (name, &a, outer, &c);
     else
-      for (tree *tp : all.loops)
+      for (tree *tp : all)
 	if (loop_is_at (*tp, &a.spec))
-	  claim_loop (tp, &a, &marked);
+	  claim_loop (tp, &a, &c);
   /* Innermost first: wrapping a loop rebuilds its body, where the slots of
      the loops inside it are. */
-  for (unsigned k = all.loops.length (); k-- > 0;)
-    if (cw_loop_arg **a = marked.get (*all.loops[k]))
-      instrument_spec_loop (all.loops[k], *a, fndecl);
+  for (unsigned k = all.length (); k-- > 0;)
+    if (cw_loop_arg **a = c.marked.get (*all[k]))
+      instrument_spec_loop (all[k], *a, fndecl);
 }
 
 /* At the end of the unit: every loop spec must have marked a loop. */
