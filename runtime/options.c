@@ -274,12 +274,16 @@ static bool parse_signal(const char *value) {
   return true;
 }
 
+static bool parse_positive(const char *value, long long *out) {
+  return parse_count(value, value + strlen(value), out) && *out >= 1;
+}
+
 static bool parse_align(const char *value) {
-  return parse_count(value, value + strlen(value), &cw_config.align) && cw_config.align >= 1;
+  return parse_positive(value, &cw_config.align);
 }
 
 static bool parse_count_setting(const char *value) {
-  return parse_count(value, value + strlen(value), &cw_config.count) && cw_config.count >= 1;
+  return parse_positive(value, &cw_config.count);
 }
 
 static bool parse_steps(const char *value) {
