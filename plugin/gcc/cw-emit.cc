@@ -244,11 +244,10 @@ loop_field (location_t loc, tree cw, const char *name)
 }
 
 static tree
-if_then (location_t loc, tree test, tree then_clause,
-	 tree else_clause = NULL_TREE)
+if_then (location_t loc, tree test, tree then_clause)
 {
   return build3_loc (loc, COND_EXPR, void_type_node, test, then_clause,
-		     else_clause ? else_clause : build_empty_stmt (loc));
+		     build_empty_stmt (loc));
 }
 
 static tree
@@ -269,25 +268,12 @@ is_nonzero (location_t loc, tree var)
    hosts, CAPTURE_WINDOW=off included (docs/performance.md).  Volatile, so
    that it is not hoisted out of the loop. */
 static tree
-asm_operand (const char *constraint, tree var)
-{
-  tree purpose = build_tree_list (NULL_TREE, build_string (strlen (constraint)
-							    + 1, constraint));
-  return build_tree_list (purpose, var);
-}
-
-static tree
-asm_string (const char *text)
-{
-  return build_string (strlen (text) + 1, text);
-}
-
-static tree
 opaque (location_t loc, tree var)
 {
-  tree expr = build5_loc (loc, ASM_EXPR, void_type_node, asm_string (""),
-			  asm_operand ("+r", var), NULL_TREE, NULL_TREE,
-			  NULL_TREE);
+  tree constraint = build_tree_list (NULL_TREE, build_string (3, "+r"));
+  tree expr = build5_loc (loc, ASM_EXPR, void_type_node, build_string (1, ""),
+			  build_tree_list (constraint, var), NULL_TREE,
+			  NULL_TREE, NULL_TREE);
   ASM_VOLATILE_P (expr) = 1;
   TREE_SIDE_EFFECTS (expr) = 1;
   return expr;
