@@ -106,6 +106,8 @@ long cw_thread_id(void);
 void *cw_nvtx_register(const char *label);
 void cw_nvtx_push_iteration(const char *label, long long index);
 void cw_nvtx_push_window(void *registered_label);
+void cw_nvtx_mark_aim(const char *label, long long every);
+bool cw_nsight_compute_attached(void);
 void cw_nvtx_pop(void);
 
 /* profiler.c */

@@ -59,6 +59,7 @@ struct cw_loop {
   double spike_slow_ns[CW_SPIKE_SLOW];
   int spike_n_slow;
   long long spike_start;            /* LLONG_MAX if none */
+  long long spike_period;           /* the period that armed spike_start */
 
   /* Progress (the index of the next iteration is head.next). */
   bool window_open;
@@ -102,6 +103,7 @@ long long cw_plan_after(struct cw_loop *loop, long long from);
 long long cw_plan_signal(struct cw_loop *loop, long long i);
 bool cw_auto_settled(struct cw_loop *loop, long long i);
 long long cw_spike_step(struct cw_loop *loop, long long index, double ns);
+long long cw_plan_aim(const struct cw_loop *loop, long long i);
 
 /* selfcheck.c */
 void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now);

@@ -5,6 +5,9 @@
  * lazy initialization in the library. Callers check cw_config.nvtx_tool
  * first: with no tool attached nothing here runs, not even formatting.
  */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <nvtx3/nvToolsExt.h>
@@ -46,6 +49,39 @@ void cw_nvtx_push_window(void *registered_label) {
   attr.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
   attr.message.registered = (nvtxStringHandle_t)registered_label;
   nvtxDomainRangePushEx(NULL, &attr);
+}
+
+/* What a window is for, as the window range's first event (docs/nsys.md,
+   "A window's purpose"): `LABEL:aimed-every-N` for a window aimed at an
+   event every N steps (a periodic window, spike's). `capture-window check`
+   reads it; the range itself stays the bare label that -p LABEL matches. */
+void cw_nvtx_mark_aim(const char *label, long long every) {
+  char message[CW_LABEL_MAX + 48];
+  snprintf(message, sizeof message, "%s:aimed-every-%lld", label, every);
+  nvtxMarkA(message);
+}
+
+/* Whether PATH lies in an Nsight Compute install (nsight-compute-2025.3,
+   /opt/nvidia/nsight-compute/..., NVIDIA-Nsight-Compute-2025.1): its
+   letters, case and '-', '_' aside, hold "nsightcompute". */
+static bool in_nsight_compute(const char *path) {
+  static const char word[] = "nsightcompute";
+  size_t matched = 0;
+  for (const char *p = path; p && *p; p++) {
+    if (*p == '-' || *p == '_') continue;
+    matched = tolower((unsigned char)*p) == word[matched] ? matched + 1
+              : tolower((unsigned char)*p) == word[0]    ? 1
+                                                         : 0;
+    if (matched == sizeof word - 1) return true;
+  }
+  return false;
+}
+
+/* Nsight Compute runs the program: it injects its library through
+   CUDA_INJECTION64_PATH (and with --nvtx through NVTX_INJECTION64_PATH). */
+bool cw_nsight_compute_attached(void) {
+  return in_nsight_compute(getenv("CUDA_INJECTION64_PATH")) ||
+         in_nsight_compute(getenv("NVTX_INJECTION64_PATH"));
 }
 
 void cw_nvtx_pop(void) {

@@ -221,6 +221,7 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
   loop->spike_slow[loop->spike_n_slow++ % CW_SPIKE_SLOW] = index;
   if (!period) return attention(loop);
   long long start = index + period - cw_config.spike_count / 2;
+  loop->spike_period = period;
   loop->spike_start = start > index ? start : index + 1;
   const struct cw_site_v2 *site = loop->site;
   if (cw_config.verbose)
@@ -230,6 +231,17 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
            index - period, index, period, loop->spike_start, cw_config.spike_count,
            cw_thread_id());
   return cw_plan_after(loop, index + 1);
+}
+
+/* What the window opening at i is aimed at: the period of the event it
+   was placed for (a periodic window's EVERY, spike's period), or 0 for a
+   window meant for steady state (listed once, the pragma's, auto). */
+long long cw_plan_aim(const struct cw_loop *loop, long long i) {
+  if (i == loop->spike_start) return loop->spike_period;
+  for (size_t k = 0; k < loop->n_windows; k++)
+    if (loop->windows[k].every && spec_start(&loop->windows[k], i) == i)
+      return loop->windows[k].every;
+  return 0;
 }
 
 /* ---- the signal ---------------------------------------------------------- */

@@ -148,6 +148,11 @@ static void report_window(char *buf, size_t size, size_t *len, const struct cw_w
   double median = median_of(r->steps, r->n_steps);
   append(buf, size, len, "; window %lld-%lld: ", r->first, r->last);
   append_steps(buf, size, len, median, cw_mad(r->steps, r->n_steps, median));
+  if (cw_nsight_compute_attached()) { /* kernel replay makes every profiled step slow */
+    append(buf, size, len, ": Nsight Compute replayed its kernels, so its step times say "
+                           "nothing about the program");
+    return;
+  }
   if (r->n_before < MIN_BEFORE) {
     append(buf, size, len, " (%d step%s before it: too few to judge)", r->n_before,
            r->n_before == 1 ? "" : "s");

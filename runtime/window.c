@@ -58,7 +58,9 @@ static bool window_range_wanted(void) {
   return (cw_config.trigger & CW_TRIGGER_NVTX) && cw_config.nvtx_tool;
 }
 
-static void open_window(struct cw_loop *loop, long long i, long long count, const char *why) {
+/* AIM: the period of the event the window is aimed at, 0 for steady state. */
+static void open_window(struct cw_loop *loop, long long i, long long count, long long aim,
+                        const char *why) {
   const struct cw_site_v2 *site = loop->site;
   loop->window_open = true;
   loop->step_ranges = cw_config.nvtx_tool && cw_config.steps != CW_STEPS_OFF;
@@ -74,7 +76,10 @@ static void open_window(struct cw_loop *loop, long long i, long long count, cons
   }
   loop->windows_opened++;
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_acquire();
-  if (window_range_wanted()) cw_nvtx_push_window(site->runtime[2]);
+  if (window_range_wanted()) {
+    cw_nvtx_push_window(site->runtime[2]);
+    if (aim) cw_nvtx_mark_aim(site->label, aim);
+  }
   if (cw_config.verbose)
     cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
            why, site->label, site->file, site->line, i, i, count, cw_thread_id());
@@ -280,12 +285,12 @@ static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
     if (loop->auto_pending) {
       if (cw_auto_settled(loop, i)) {
         loop->auto_pending = false;
-        open_window(loop, i, cw_config.auto_count, " (auto)");
+        open_window(loop, i, cw_config.auto_count, 0, " (auto)");
       }
     } else if (i == loop->plan_start || i == loop->signal_start) {
       long long count = i == loop->plan_start ? loop->plan_count : 0;
       if (i == loop->signal_start && loop->own.count > count) count = loop->own.count;
-      open_window(loop, i, count,
+      open_window(loop, i, count, i == loop->signal_start ? 0 : cw_plan_aim(loop, i),
                   i == loop->signal_start  ? " (signal)"
                   : i == loop->spike_start ? " (spike)"
                                            : "");

@@ -13,6 +13,9 @@ from .common import (ME, Usage, usage, human, commas, spans, and_list, parse_exp
 
 MAX_BYTES = 1_000_000_000   # a window report larger than this never closed
 NVTX_PUSH_POP_RANGE = 59    # NVTX_EVENTS.eventType of nvtxRangePush/Pop ranges
+NVTX_MARK = 34              # ... of nvtxMark
+# The runtime's mark of a window aimed at a periodic event (docs/nsys.md).
+AIM_MARK = r":aimed-every-([1-9][0-9]*)"
 # nsys serializes ids as (... << 48) | (pid << 24) | tid (its "Serialized
 # process and thread identifiers"): these give a globalTid's parts.
 PID_OF = "({} / 16777216 % 16777216)"
@@ -36,10 +39,34 @@ def export(report):
     return db, None
 
 
+class Step:
+    """One L#i range: its thread, index and span, the kernels its thread
+    launched inside it (names, and each launch's start), and the program's
+    own ranges nested in it."""
+
+    def __init__(self, gtid, index, start, end):
+        self.gtid, self.index, self.start, self.end = gtid, index, start, end
+        self.names = collections.Counter()
+        self.launches = []
+        self.ranges = []     # [(start, end, text)], by start
+
+    def holds(self, start):
+        return self.start <= start and (self.end is None or start <= self.end)
+
+    def kernels_in(self, start, end):
+        return sum(1 for t in self.launches if start <= t and (end is None or t <= end))
+
+    def range_names(self):
+        """The names of its own ranges, digits folded (`iter 20` is `iter N`:
+        a range that carries the step's number is the same range each step)."""
+        return frozenset(re.sub(r"[0-9]+", "N", text) for _, _, text in self.ranges)
+
+
 class Trace:
     """What check needs from one report's SQLite export: the NVTX push/pop
-    ranges of the default domain, the kernel count, and for each L#i range
-    the kernels its thread launched inside it."""
+    ranges, the kernel count, for each L#i range the kernels its thread
+    launched inside it and the program's own ranges in it, and the window's
+    purpose (the runtime's mark L:aimed-every-N)."""
 
     def __init__(self, path, label):
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -47,30 +74,39 @@ class Trace:
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             self.kernels = (db.execute("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0]
                             if "CUPTI_ACTIVITY_KIND_KERNEL" in tables else 0)
-            ranges = self._ranges(db) if "NVTX_EVENTS" in tables else []
+            ranges = self._events(db, NVTX_PUSH_POP_RANGE) if "NVTX_EVENTS" in tables else []
+            marks = self._events(db, NVTX_MARK) if "NVTX_EVENTS" in tables else []
             launches = (self._launches(db) if {"CUPTI_ACTIVITY_KIND_KERNEL",
                                                "CUPTI_ACTIVITY_KIND_RUNTIME"} <= tables else [])
         finally:
             db.close()
         step = re.compile(re.escape(label) + r"#([0-9]+)")
-        self.windows = sum(1 for r in ranges if r[3] == label)   # one per thread's window
-        self.steps = []      # [tid, index, start, end, Counter of kernel names], by start
-        for start, end, gtid, text in ranges:
-            m = step.fullmatch(text or "")
-            if m:
-                self.steps.append([gtid, int(m.group(1)), start, end, collections.Counter()])
-        self.pids = {gtid // TID_MODULUS % TID_MODULUS for gtid, *_ in self.steps}
+        aim = re.compile(re.escape(label) + AIM_MARK)
+        ours = [r for r in ranges if r[4] == 0 and (r[3] == label or step.fullmatch(r[3] or ""))]
+        self.windows = sum(1 for r in ours if r[3] == label)   # one per thread's window
+        self.steps = [Step(gtid, int(step.fullmatch(text).group(1)), start, end)
+                      for start, end, gtid, text, _ in ours if text != label]
+        self.pids = {s.gtid // TID_MODULUS % TID_MODULUS for s in self.steps}
+        self.aimed = sorted({int(m.group(1)) for _, _, _, text, _ in marks
+                             for m in [aim.fullmatch(text or "")] if m})
         self.short = {}
-        self._attribute(launches)
+        by_thread = collections.defaultdict(list)
+        for s in self.steps:
+            by_thread[s.gtid].append(s)
+        self._attribute(by_thread, launches)
+        own = [r for r in ranges if r not in ours]
+        for start, end, gtid, text, _ in own:
+            s = self._step_of(by_thread, gtid, start)
+            if s and text and (s.end is None or (end is not None and end <= s.end)):
+                s.ranges.append((start, end, text))
 
     @staticmethod
-    def _ranges(db):
+    def _events(db, event_type):
         # Registered strings (the window range) have text NULL and a textId.
         return db.execute(
-            "SELECT e.start, e.end, e.globalTid, COALESCE(e.text, s.value) FROM NVTX_EVENTS e "
-            "LEFT JOIN StringIds s ON s.id = e.textId "
-            "WHERE e.eventType = ? AND COALESCE(e.domainId, 0) = 0 ORDER BY e.start",
-            (NVTX_PUSH_POP_RANGE,)).fetchall()
+            "SELECT e.start, e.end, e.globalTid, COALESCE(e.text, s.value), "
+            "COALESCE(e.domainId, 0) FROM NVTX_EVENTS e LEFT JOIN StringIds s ON s.id = e.textId "
+            "WHERE e.eventType = ? ORDER BY e.start", (event_type,)).fetchall()
 
     @staticmethod
     def _launches(db):
@@ -84,54 +120,84 @@ class Trace:
             "LEFT JOIN StringIds d ON d.id = k.demangledName "
             "LEFT JOIN StringIds s ON s.id = k.shortName").fetchall()
 
-    def _attribute(self, launches):
+    @staticmethod
+    def _step_of(by_thread, gtid, start):
+        """The step range of thread GTID that holds time START, or None."""
+        steps = by_thread.get(gtid)
+        if not steps:
+            return None
+        k = bisect.bisect_right([s.start for s in steps], start) - 1
+        return steps[k] if k >= 0 and steps[k].holds(start) else None
+
+    def _attribute(self, by_thread, launches):
         """Counts each launch in the step range of its thread that holds its start."""
-        by_thread = collections.defaultdict(list)
-        for s in self.steps:
-            by_thread[s[0]].append(s)
-        starts = {t: [s[2] for s in steps] for t, steps in by_thread.items()}
+        starts = {t: [s.start for s in steps] for t, steps in by_thread.items()}
         for gtid, start, name, short in launches:
             steps = by_thread.get(gtid)
             if not steps:
                 continue
             k = bisect.bisect_right(starts[gtid], start) - 1
-            if k >= 0 and (steps[k][3] is None or start <= steps[k][3]):
-                steps[k][4][name] += 1
+            if k >= 0 and steps[k].holds(start):
+                steps[k].names[name] += 1
+                steps[k].launches.append(start)
                 self.short[name] = short or name
 
 
-def not_steady(trace, label):
-    """The verdict when a step launched other kernels than its thread's other
-    steps (the most common pattern is the norm), or None."""
+def odd_steps(trace, label):
+    """The steps that did other work than their thread's other steps (other
+    kernels, or ranges of the program's own that the others lack; the most
+    common pattern is the norm), one phrase per thread, and whether any
+    phrase names the program's own ranges; ([], False) when all are alike."""
     threads = collections.defaultdict(list)
-    for gtid, index, _, _, names in trace.steps:
-        threads[gtid].append((index, names))
-    problems = []
+    for s in trace.steps:
+        threads[s.gtid].append(s)
+    problems, named = [], False
     for gtid in sorted(threads):
         patterns = collections.defaultdict(list)
-        for index, names in threads[gtid]:
-            patterns[frozenset(names.items())].append(index)
+        for s in threads[gtid]:
+            patterns[(frozenset(s.names.items()), s.range_names())].append(s)
         if len(patterns) < 2:
             continue
-        norm = max(patterns, key=lambda p: (len(patterns[p]), -min(patterns[p])))
-        norm_names = collections.Counter(dict(norm))
+        norm = max(patterns, key=lambda p: (len(patterns[p]), -min(s.index for s in patterns[p])))
+        norm_names = collections.Counter(dict(norm[0]))
         norm_count = sum(norm_names.values())
         parts = []
-        for pattern in sorted((p for p in patterns if p != norm), key=lambda p: min(patterns[p])):
-            names = collections.Counter(dict(pattern))
+        for pattern in sorted((p for p in patterns if p != norm), key=lambda p: patterns[p][0].index):
+            steps = patterns[pattern]
+            names = collections.Counter(dict(pattern[0]))
             count = sum(names.values())
-            each = " each" if len(patterns[pattern]) > 1 else ""
-            part = f"{label}#{spans(patterns[pattern])} launched {commas(count)} kernels{each}"
-            if count == norm_count:
+            each = " each" if len(steps) > 1 else ""
+            part = f"{label}#{spans(s.index for s in steps)} launched {commas(count)} kernels{each}"
+            if count == norm_count and names != norm_names:
                 part += f" ({name_difference(names, norm_names, trace.short)})"
+            held = own_ranges(steps[0], pattern[1] - norm[1])
+            if held:
+                part += " and holds " + and_words(held)
+                named = True
             parts.append(part)
-        which = "steps" if len(patterns[norm]) > 1 else "step"
+        norm_steps = [s.index for s in patterns[norm]]
+        which = "steps" if len(norm_steps) > 1 else "step"
         thread = f"thread {gtid % TID_MODULUS}: " if len(threads) > 1 else ""
-        problems.append(f"{thread}{', '.join(parts)}, {which} {and_list(patterns[norm])} "
+        problems.append(f"{thread}{', '.join(parts)}, {which} {and_list(norm_steps)} "
                         f"launched {commas(norm_count)}")
-    if not problems:
-        return None
-    return "; ".join(problems) + ": not steady state (eval? checkpoint?)"
+    return problems, named
+
+
+def own_ranges(step, extra):
+    """'validation' (2,960 kernels): the outermost of STEP's own ranges whose
+    (digit-folded) name is in EXTRA, with the kernels launched inside them."""
+    picked = [r for r in step.ranges if re.sub(r"[0-9]+", "N", r[2]) in extra]
+    outer = [r for r in picked
+             if not any(o is not r and o[0] <= r[0] and (o[1] is None or (r[1] is not None and r[1] <= o[1]))
+                        for o in picked)]
+    kernels = collections.OrderedDict()
+    for start, end, text in outer:
+        kernels[text] = kernels.get(text, 0) + step.kernels_in(start, end)
+    return [f"'{text}' ({commas(n) if n else 'no'} kernel{'s' * (n != 1)})" for text, n in kernels.items()]
+
+
+def and_words(words):
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def name_difference(names, norm, short):
@@ -147,7 +213,7 @@ def check_report(report, label, expect):
     was read (the --json object)."""
     result = {"report": report, "ok": False, "problem": None, "verdict": None, "bytes": None,
               "label": label, "kernels": None, "threads": None, "steps": None,
-              "pids": None, "step_kernels": None}
+              "pids": None, "purpose": None, "step_kernels": None}
 
     def verdict(problem, text):
         result.update(ok=problem is None, problem=problem, verdict=text)
@@ -165,12 +231,13 @@ def check_report(report, label, expect):
     if error:
         return verdict("export_failed", f"nsys export failed: {error}")
     trace = Trace(db, label)
-    indexes = sorted({s[1] for s in trace.steps})
+    indexes = sorted({s.index for s in trace.steps})
     result.update(kernels=trace.kernels, threads=trace.windows, steps=indexes,
                   pids=sorted(trace.pids),
-                  step_kernels=[{"step": i, "thread": t % TID_MODULUS, "kernels": sum(n.values()),
-                                 "names": dict(sorted(n.items()))}
-                                for t, i, _, _, n in trace.steps])
+                  purpose={"aimed_every": trace.aimed[0]} if trace.aimed else None,
+                  step_kernels=[{"step": s.index, "thread": s.gtid % TID_MODULUS,
+                                 "kernels": sum(s.names.values()), "names": dict(sorted(s.names.items())),
+                                 "ranges": own_range_kernels(s)} for s in trace.steps])
     found = f"{len(indexes)} steps ({label}#{spans(indexes)})"
     tail = f"{commas(trace.kernels)} kernels, {human(size)}"
     if trace.kernels == 0:
@@ -196,11 +263,34 @@ def check_report(report, label, expect):
     elif "," in spans(indexes):
         return verdict("several_windows", f"found {found}: several windows in one report "
                        "(use --capture-range-end=repeat for a report per window)")
-    unsteady = not_steady(trace, label)
-    if unsteady:
-        return verdict("not_steady", unsteady)
     threads = f" in {trace.windows} threads" if trace.windows > 1 else ""
-    return verdict(None, f"ok: {found}{threads}, {tail}{extra}")
+    return verdict(*judge(trace, label, f"{found}{threads}", f"{tail}{extra}"))
+
+
+def judge(trace, label, found, tail):
+    """Whether the window's steps are what it was for: (problem, verdict).
+    A window meant for steady state must hold steps alike; one aimed at an
+    event every N steps (the runtime's mark) must hold the step that differs."""
+    odd, named = odd_steps(trace, label)
+    if trace.aimed:
+        aim = f"aimed at every {trace.aimed[0]} steps"
+        if odd:
+            return None, f"ok: {found}, {aim}: {'; '.join(odd)}; {tail}"
+        return "missed_event", (f"found {found}, {aim}, but no step differs from the others: the "
+                                "event fell outside the window (or did host work only, outside any "
+                                f"NVTX range of the program's own); {tail}")
+    if odd:
+        return "not_steady", "; ".join(odd) + (": not steady state" if named else
+                                                ": not steady state (eval? checkpoint?)")
+    return None, f"ok: {found}, {tail}"
+
+
+def own_range_kernels(step):
+    """{range name: kernels launched in it} over a step's own ranges (--json)."""
+    out = collections.Counter()
+    for start, end, text in step.ranges:
+        out[text] += step.kernels_in(start, end)
+    return dict(sorted(out.items()))
 
 
 def rank_of(reports):

@@ -156,18 +156,63 @@ def steady_cases():
          ["child.nsys-rep: ok: 3 steps (step#30-32), 5 kernels, 9.0 kB"], ["check", "child.nsys-rep"])
 
 
+def purpose_cases():
+    """What the odd step holds (the program's own ranges), and what the
+    window was for (the runtime's mark L:aimed-every-N)."""
+    report("validation", "val.nsys-rep", 90_000)
+    case("purpose: a steady window holds the evaluation: its range named", 1,
+         ["val.nsys-rep: step#20 launched 3,457 kernels and holds 'validation' (2,960 kernels), "
+          "steps 19 and 21 launched 497: not steady state"], ["check", "--expect", "19:3", "val.nsys-rep"])
+    report("aimed", "aimed.nsys-rep", 90_000)
+    case("purpose: a window aimed at every 20 steps holds the evaluation", 0,
+         ["aimed.nsys-rep: ok: 3 steps (step#19-21), aimed at every 20 steps: step#20 launched "
+          "3,457 kernels and holds 'validation' (2,960 kernels), steps 19 and 21 launched 497; "
+          "4,451 kernels, 90.0 kB"], ["check", "aimed.nsys-rep"])
+    report("aimed_missed", "missed.nsys-rep", 90_000)
+    case("purpose: an aimed window whose steps are all alike", 1,
+         ["missed.nsys-rep: found 3 steps (step#21-23), aimed at every 20 steps, but no step "
+          "differs from the others: the event fell outside the window (or did host work only, "
+          "outside any NVTX range of the program's own); 1,491 kernels, 90.0 kB"],
+         ["check", "missed.nsys-rep"])
+    report("checkpoint", "ckpt.nsys-rep", 90_000)
+    case("purpose: a range of no kernel in another domain; numbered ranges are one range", 1,
+         ["ckpt.nsys-rep: step#30 launched 497 kernels and holds 'checkpoint' (no kernels), "
+          "steps 29 and 31 launched 497: not steady state"], ["check", "ckpt.nsys-rep"])
+    report("coinciding", "both.nsys-rep", 90_000)
+    case("purpose: the step where evaluation and checkpoint coincide", 0,
+         ["both.nsys-rep: ok: 3 steps (step#59-61), aimed at every 20 steps: step#60 launched "
+          "3,457 kernels and holds 'validation' (2,960 kernels) and 'checkpoint' (no kernels), "
+          "steps 59 and 61 launched 497; 4,451 kernels, 90.0 kB"], ["check", "both.nsys-rep"])
+    status, out, _, _ = run(["check", "--json", "both.nsys-rep"])
+    got = json.loads(out)
+    case_value("purpose --json: purpose and each step's own ranges",
+               (status, got["purpose"], [s["ranges"] for s in got["step_kernels"]]),
+               (0, {"aimed_every": 20},
+                [{"train_step": 497}, {"checkpoint": 0, "forward": 2960, "train_step": 497,
+                                       "validation": 2960}, {"train_step": 497}]))
+
+
+def case_value(name, got, expected):
+    if got != expected:
+        failures.append(name)
+        print(f"FAIL: {name}\n  got:      {got}\n  expected: {expected}")
+    else:
+        print(f"PASS: {name}")
+
+
 def json_cases():
-    steps = [{"step": s, "thread": 101, "kernels": 497, "names": {FILL: 256, GEMM: 241}}
+    steps = [{"step": s, "thread": 101, "kernels": 497, "names": {FILL: 256, GEMM: 241}, "ranges": {}}
              for s in (30, 32)]
-    steps.insert(1, {"step": 31, "thread": 101, "kernels": 1512, "names": {FILL: 512, GEMM: 1000}})
+    steps.insert(1, {"step": 31, "thread": 101, "kernels": 1512, "names": {FILL: 512, GEMM: 1000},
+                     "ranges": {}})
     case("--json: a report not in steady state", 1,
          [{"report": "eval.nsys-rep", "ok": False, "problem": "not_steady", "verdict": NOT_STEADY,
            "bytes": 9000, "label": "step", "kernels": 2506, "threads": 1, "steps": [30, 31, 32],
-           "pids": [4100], "step_kernels": steps}], ["check", "--json", "eval.nsys-rep"])
+           "pids": [4100], "purpose": None, "step_kernels": steps}], ["check", "--json", "eval.nsys-rep"])
     case("--json: a missing report", 1,
          [{"report": "gone.nsys-rep", "ok": False, "problem": "missing", "verdict": "no such report",
            "bytes": None, "label": "eval", "kernels": None, "threads": None, "steps": None,
-           "pids": None, "step_kernels": None}],
+           "pids": None, "purpose": None, "step_kernels": None}],
          ["check", "--json", "--label=eval", "gone.nsys-rep"])
 
 
@@ -176,8 +221,9 @@ def rank_json(rank, pid, steps):
     return {"report": f"report.{rank}.nsys-rep", "ok": True, "problem": None,
             "verdict": f"ok: 3 steps (step#{steps[0]}-{steps[-1]}), 6 kernels, 60.0 kB",
             "bytes": 60000, "label": "step", "kernels": 6, "threads": 1, "steps": steps,
-            "pids": [pid], "step_kernels": [{"step": s, "thread": 101, "kernels": 2,
-                                             "names": {"tag(int *)": 2}} for s in steps]}
+            "pids": [pid], "purpose": None,
+            "step_kernels": [{"step": s, "thread": 101, "kernels": 2, "names": {"tag(int *)": 2},
+                              "ranges": {}} for s in steps]}
 
 
 def rank_cases():
@@ -329,4 +375,4 @@ def run_all(prog, groups):
 
 if __name__ == "__main__":
     sys.exit(run_all('#!/bin/sh\necho "prog: $*"\nexit ${PROG_EXIT:-0}\n',
-                     (check_cases, steady_cases, json_cases, rank_cases, profile_cases, usage_cases)))
+                     (check_cases, steady_cases, purpose_cases, json_cases, rank_cases, profile_cases, usage_cases)))

@@ -10,7 +10,8 @@ Schema Reference"):
   NVTX_EVENTS (start, end, eventType, text, globalTid, textId, domainId)
       eventType 59: a push/pop range; text NULL and textId set for a
       registered string (the runtime's window range); domainId 0: the
-      default domain; eventType 75 names a domain
+      default domain; eventType 34: a mark (end NULL); eventType 75 names
+      a domain
   CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,
       correlationId, nameId, returnValue)  CUDA API calls
   CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,
@@ -30,6 +31,7 @@ import sqlite3
 import sys
 
 NVTX_PUSH_POP_RANGE = 59
+NVTX_MARK = 34
 NVTX_DOMAIN_CREATE = 75
 LAUNCH = "cudaLaunchKernel_v7000"
 GEMM = ("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8>"
@@ -115,6 +117,11 @@ class Thread:
         self.report.rows["NVTX_EVENTS"].append(
             (start, self.tick(), NVTX_PUSH_POP_RANGE, None if registered else text,
              self.gtid, text_id, domain))
+
+    def mark(self, text):
+        """An nvtxMarkA in the default domain."""
+        self.report.rows["NVTX_EVENTS"].append((self.tick(), None, NVTX_MARK, text, self.gtid,
+                                                None, 0))
 
     def call(self, name, correlation=None):
         """A CUDA API call; its correlation id."""
@@ -276,11 +283,80 @@ def rank(r):
     r.thread(101).loop(range(30, 33), [(TAG, 2)])
 
 
+STEADY = [(GEMM, 241), (FILL, 256)]   # a training step: 497 kernels
+
+
+def trainer(r, steps, odd, aim=None):
+    """The trainer of issue 21: an 'epoch' range of its own around the
+    window, and in every step a 'train_step' range of its own holding the
+    step's 497 kernels; ODD(i, thread) adds what step i does besides. AIM:
+    the runtime's mark of a window aimed at an event every AIM steps."""
+    main = r.thread(101)
+    with main.range("epoch"), main.range("step", registered=True):
+        if aim:
+            main.mark(f"step:aimed-every-{aim}")
+        for i in steps:
+            with main.range(f"step#{i}"):
+                with main.range("train_step"):
+                    for kernel, times in STEADY:
+                        main.launch(kernel, times)
+                odd(i, main)
+                main.call("cudaStreamSynchronize_v3020")
+
+
+def evaluate(main):
+    """An evaluation: a 'validation' range of 2,960 kernels, 'forward' ranges in it."""
+    with main.range("validation"):
+        for _ in range(2):
+            with main.range("forward"):
+                main.launch(GEMM, 740)
+                main.launch(FILL, 740)
+
+
+def validation(r):
+    """Steps 19-21 of the trainer; step 20 evaluates."""
+    trainer(r, range(19, 22), lambda i, t: evaluate(t) if i == 20 else None)
+
+
+def aimed(r):
+    """validation, in a window the runtime marked as aimed at every 20 steps."""
+    trainer(r, range(19, 22), lambda i, t: evaluate(t) if i == 20 else None, aim=20)
+
+
+def aimed_missed(r):
+    """A window aimed at every 20 steps whose steps 21-23 are all alike."""
+    trainer(r, range(21, 24), lambda i, t: None, aim=20)
+
+
+def checkpoint(r):
+    """Steps 29-31, each with a range 'iter I' of its own; step 30 also a
+    'checkpoint' range (domain 'app') of no kernel: a copy to the host."""
+    def odd(i, main):
+        with main.range(f"iter {i}"):
+            pass
+        if i == 30:
+            with main.range("checkpoint", domain=3):
+                main.call("cudaMemcpy_v3020")
+    r.domain("app", 3)
+    trainer(r, range(29, 32), odd)
+
+
+def coinciding(r):
+    """Steps 59-61, aimed at every 20: step 60 evaluates and checkpoints."""
+    def odd(i, main):
+        if i == 60:
+            evaluate(main)
+            with main.range("checkpoint"):
+                main.call("cudaMemcpy_v3020")
+    trainer(r, range(59, 62), odd, aim=20)
+
+
 FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four": four,
             "merged": merged, "noranges": noranges, "eval": eval_loop, "stepsoff": stepsoff,
             "repeat1": repeat1, "repeat2": repeat2, "eval_step": eval_step,
             "other_kernels": other_kernels, "thread_step": thread_step, "graph": graph, "child": child,
-            "late": late, "rank": rank}
+            "late": late, "rank": rank, "validation": validation, "aimed": aimed,
+            "aimed_missed": aimed_missed, "checkpoint": checkpoint, "coinciding": coinciding}
 
 
 def build(spec, path):

@@ -27,7 +27,8 @@ Two kinds of check:
       early because the loop was left, and for an `L#i` directly inside
       another `L#j` (the body re-entered its own loop: the window range
       there is popped only at the level that pushed it); a registered `L`
-      contains nothing but `L#i` ranges directly;
+      contains nothing but `L#i` ranges directly, and the mark
+      `L:aimed-every-N` of a window aimed at a periodic event;
     - profiler (modes both and cuda), scanning the whole file in order: a
       start only while the profiler is off and no window is open in any
       thread, a stop only while it is on and every window is closed, so one
@@ -594,7 +595,9 @@ def check_invariants(events, mode, windows, profiler_present=True, steps="all",
                         m = ITER_RE.match(ce.text) if ce.verb == "push" else None
                         mark = ce.verb == "mark" and steps == "off" and \
                             (MARK_RE.match(ce.text or "") or [None, None])[1] == e.text
-                        if not mark and not (m and ce.kind == "ascii" and m.group(1) == e.text):
+                        aim = ce.verb == "mark" and ce.kind == "ascii" and \
+                            re.fullmatch(re.escape(e.text) + r":aimed-every-[1-9][0-9]*", ce.text or "")
+                        if not mark and not aim and not (m and ce.kind == "ascii" and m.group(1) == e.text):
                             problems.append("record line %d: window range %r of T%d "
                                             "directly contains %s" % (ce.line, e.text, tid, ce))
                 if mode == "cuda":
