@@ -6,15 +6,22 @@ ncu replays each kernel many times, so the run is kept to few steps: the
 runtime's CAPTURE_WINDOW_COUNT=1 shrinks each loop's own window to its first
 step, and `--profile-from-start off` profiles exactly the kernels between
 the runtime's cuProfilerStart and cuProfilerStop. With `--nvtx` ncu records
-each kernel's NVTX push/pop stack, which the check reads back through two
-imports: `--print-nvtx-rename kernel` names each kernel after its innermost
-range (`step#30`), and `--nvtx-include L/` keeps only the kernels inside
-the window range L.
+each kernel's NVTX push/pop stack. The check imports the report's raw page
+twice, all kernels and `--nvtx-include L/` (those inside the window range
+L), and reads each kernel's whole stack through Nsight Compute's Python
+Report Interface (extras/python/ncu_report.py of the install) to name its
+step L#i, whatever ranges the program pushes around or inside it. Without
+that interface only ncu's rename (`--print-nvtx-rename kernel`: the
+innermost range, RANGE/KERNEL) is left, which names the step of kernels
+directly inside it.
 """
 import csv
+import glob
+import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -109,6 +116,71 @@ def imported(report, *filters):
     return [(r["ID"], r["Kernel Name"], r["Grid Size"]) for r in rows if r["ID"].isdigit()], None
 
 
+# Run under the CLI's Python with Nsight Compute's extras/python on the
+# path: one line per kernel, its NVTX push/pop stack over every domain.
+READ_STACKS = """
+import json, sys
+import ncu_report
+report = ncu_report.load_report(sys.argv[1])
+for r in range(report.num_ranges()):
+    kernels = report.range_by_idx(r)
+    for k in range(kernels.num_actions()):
+        state = kernels.action_by_idx(k).nvtx_state()
+        stack = []
+        for domain in (state.domains() if state else []):
+            stack += [str(name) for name in state.domain_by_id(domain).push_pop_ranges()]
+        print(json.dumps(stack))
+"""
+
+
+def report_interface():
+    """The folder of Nsight Compute's Python Report Interface (ncu_report):
+    extras/python of the install that holds NCU, also when NCU is the
+    CUDA toolkit's bin/ncu, which runs ../nsight-compute-VERSION/ncu; or None."""
+    found = shutil.which(ncu_command())
+    if not found:
+        return None
+    here = os.path.dirname(os.path.realpath(found))
+    for folder in [here] + sorted(glob.glob(os.path.join(here, "..", "nsight-compute*")), reverse=True):
+        if os.path.isfile(os.path.join(folder, "extras", "python", "ncu_report.py")):
+            return os.path.normpath(os.path.join(folder, "extras", "python"))
+    return None
+
+
+def stacks(report):
+    """Each kernel's NVTX push/pop stack (outermost first), read through
+    ncu_report: (stacks, None), or (None, why not)."""
+    folder = report_interface()
+    if not folder:
+        return None, f"no extras/python/ncu_report.py in the Nsight Compute install of {ncu_command()}"
+    p = subprocess.run([sys.executable, "-c", READ_STACKS, report], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True,
+                       env=dict(os.environ, PYTHONPATH=folder, PYTHONDONTWRITEBYTECODE="1"))
+    if p.returncode != 0:
+        lines = [x for x in p.stderr.splitlines() if x.strip()]
+        return None, f"{folder}/ncu_report.py: {lines[-1] if lines else f'exit status {p.returncode}'}"
+    return [json.loads(line) for line in p.stdout.splitlines()], None
+
+
+def steps_of(report, inside, label):
+    """The steps the kernels in the window came from, the number of them under
+    ranges of the program's own, and why the steps are unknown (or None).
+    Each kernel's whole NVTX stack names its step, whatever ranges the program
+    pushes around or inside it; without ncu_report, only the innermost range
+    (ncu's rename, RANGE/KERNEL) can."""
+    step = re.compile(re.escape(label) + r"#([0-9]+)")
+    every, why = stacks(report)
+    if every is not None:
+        mine = [s for s in every if label in s]
+        steps = {int(m.group(1)) for s in mine for r in s for m in [step.fullmatch(r)] if m}
+        own = sum(1 for s in mine if any(r != label and not step.fullmatch(r) for r in s))
+        return sorted(steps), own, None
+    direct = re.compile(re.escape(label) + r"#([0-9]+)/")
+    steps = {int(m.group(1)) for _, name, _ in inside for m in [direct.match(name)] if m}
+    own = sum(1 for _, name, _ in inside if not direct.match(name))
+    return sorted(steps), own, why if own else None
+
+
 def check_ncu_report(report, label, expect):
     """{"report", "ok", "verdict", "kernels", "steps"} for one .ncu-rep."""
     def verdict(ok, text, kernels=None, steps=None):
@@ -129,10 +201,12 @@ def check_ncu_report(report, label, expect):
         return verdict(False, f"{commas(outside)} of {kernels} ran outside window '{label}' (ncu "
                        "run without --profile-from-start off, or another thread's kernels?)",
                        len(every))
-    step = re.compile(re.escape(label) + r"#([0-9]+)/")
-    steps = sorted({int(m.group(1)) for _, name, _ in inside for m in [step.match(name)] if m})
-    own = sum(1 for _, name, _ in inside if not step.match(name))
+    steps, own, unknown = steps_of(report, inside, label)
     found = f"{len(steps)} step{'s' * (len(steps) != 1)} ({label}#{spans(steps)})" if steps else "no step"
+    if unknown:
+        return verdict(False, f"found {found}; {commas(own)} of {kernels} lie under ranges of the "
+                       f"program's own, whose step only their whole NVTX stack names, and that "
+                       f"needs Nsight Compute's Python interface: {unknown}", len(every), steps)
     if expect and steps:
         start, count = expect
         want = list(range(start, start + count)) if start is not None else None

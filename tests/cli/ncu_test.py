@@ -26,7 +26,7 @@ def imports(report, label="step"):
 
 def env(fixture=None, **more):
     return {"NCU": FAKE_NCU, "FAKE_NCU_REPORT": fixture, "FAKE_NCU_SIZE": "5200000",
-            "CAPTURE_WINDOW_COUNT": None, **more}
+            "CAPTURE_WINDOW_COUNT": None, "FAKE_NCU_NO_PYTHON": None, **more}
 
 
 def window_cases():
@@ -86,6 +86,44 @@ def verdict_cases():
           "not a valid report file"], ["profile", "--tool", "ncu", "--", "./prog"], env("nosuch"))
 
 
+def nested_cases():
+    """The program's own ranges around the loop and inside every step: the
+    step is read from each kernel's whole NVTX stack (ncu_report)."""
+    case("ncu: own ranges around and inside the step", 0,
+         ["prog: window= count=1", "prog.ncu-rep: ok: 1 step (step#30), 3 kernels (3 under the "
+          "program's own ranges), 5.2 MB"], ["profile", "--tool", "ncu", "--", "./prog"], env("nested"))
+    case("ncu: own ranges, three steps", 0,
+         ["prog: window=30:3 count=", "prog.ncu-rep: ok: 3 steps (step#30-32), 6 kernels (6 under "
+          "the program's own ranges), 5.2 MB"],
+         ["profile", "--tool", "ncu", "--window", "30:3", "--", "./prog"], env("nested3"))
+    case("ncu: own ranges, another step than the one asked for", 1,
+         ["prog: window=31:1 count=", "prog.ncu-rep: found 1 step (step#30), expected 1 (step#31)"],
+         ["profile", "--tool", "ncu", "--window", "31:1", "--", "./prog"], env("nested"))
+    interface = os.path.join(cli_test.HERE, "extras", "python")
+    case("ncu: own ranges, Nsight Compute's Python interface does not load", 1,
+         ["prog: window= count=1", "prog.ncu-rep: found no step; 3 of 3 kernels lie under ranges "
+          "of the program's own, whose step only their whole NVTX stack names, and that needs "
+          f"Nsight Compute's Python interface: {interface}/ncu_report.py: ImportError: fake "
+          "ncu_report: _ncu_report: undefined symbol: PyUnicode_AsUTF8"],
+         ["profile", "--tool", "ncu", "--", "./prog"], env("nested", FAKE_NCU_NO_PYTHON="1"))
+    case("ncu: no Python interface, kernels directly in the step: ncu's rename names it", 0,
+         ["prog: window= count=1", "prog.ncu-rep: ok: 1 step (step#30), 1 kernel, 5.2 MB"],
+         ["profile", "--tool", "ncu", "--", "./prog"], env("one", FAKE_NCU_NO_PYTHON="1"))
+    # The CUDA toolkit's bin/ncu runs ../nsight-compute-VERSION/ncu, where
+    # extras/python lies.
+    install = os.path.abspath("cuda/nsight-compute-2025.3.1/extras/python")
+    os.makedirs(install)
+    os.makedirs("cuda/bin")
+    os.symlink(os.path.join(interface, "ncu_report.py"), os.path.join(install, "ncu_report.py"))
+    with open("cuda/bin/ncu", "w") as f:
+        f.write(f'#!/bin/sh\nexec "{FAKE_NCU}" "$@"\n')
+    os.chmod("cuda/bin/ncu", 0o755)
+    case("ncu: NCU=cuda/bin/ncu finds ../nsight-compute-*/extras/python", 0,
+         ["prog: window= count=1", "prog.ncu-rep: ok: 1 step (step#30), 3 kernels (3 under the "
+          "program's own ranges), 5.2 MB"], ["profile", "--tool", "ncu", "--", "./prog"],
+         env("nested", NCU=os.path.abspath("cuda/bin/ncu")))
+
+
 def rank_cases():
     case("ncu: a rank's report is NAME.RANK.ncu-rep", 0,
          ["prog: window= count=1", "prog.1.ncu-rep: ok: 1 step (step#30), 1 kernel, 5.2 MB"],
@@ -109,4 +147,4 @@ def usage_cases():
 if __name__ == "__main__":
     sys.exit(cli_test.run_all(
         '#!/bin/sh\necho "prog: ${*:+$* }window=$CAPTURE_WINDOW count=$CAPTURE_WINDOW_COUNT"\n',
-        (window_cases, verdict_cases, rank_cases, usage_cases)))
+        (window_cases, verdict_cases, nested_cases, rank_cases, usage_cases)))
