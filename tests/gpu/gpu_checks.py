@@ -5,7 +5,7 @@ Run on a machine with an NVIDIA GPU and nsys, from the repository root, after
 the programs were built here (scripts/build.sh builds them):
 
     python3 tests/gpu/gpu_checks.py [--build build] [--nsys nsys] [--out DIR]
-                                    [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu,cut]
+                                    [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu,cut,judge]
 
 Every check profiles a program built by nvcc with the GCC plugin, exports the
 report with `nsys export --type sqlite` and compares the kernels (told apart
@@ -16,6 +16,8 @@ check, then "N passed, M failed"; exits 1 on any failure. Measurements
 OUT/measurements.txt for docs/verification.md. The ncu part runs
 `capture-window profile --tool ncu` with the real Nsight Compute (--ncu,
 default /usr/local/cuda/bin/ncu) and reads each report's kernels back.
+Part judge (judge.py): plan, spike, check and ncu on a job whose periodic
+events coincide.
 """
 import argparse
 import csv
@@ -27,6 +29,9 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True   # no __pycache__ beside the sources
+import judge  # noqa: E402
 
 NVTX_PUSH_POP_RANGE = 59  # NVTX_EVENTS.eventType of push/pop ranges
 
@@ -548,7 +553,7 @@ def main():
     parser.add_argument("--out", default="gpu-reports")
     parser.add_argument("--ncu", default="/usr/local/cuda/bin/ncu"
                         if os.path.exists("/usr/local/cuda/bin/ncu") else "ncu")
-    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks,ncu,cut",
+    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks,ncu,cut,judge",
                         help="comma list of the parts to run (all by default)")
     opts = parser.parse_args()
     opts.stats_done = False
@@ -572,6 +577,8 @@ def main():
         check_ncu(opts, f"{build}/tests/gpu/steps_cuda")
     if "cut" in parts:
         check_cut(opts, f"{build}/tests/gpu/steps_cuda")
+    if "judge" in parts:
+        judge.check_judge(sys.modules[__name__], opts, f"{build}/tests/gpu/steps_cuda")
     with open(os.path.join(opts.out, "measurements.txt"), "w") as f:
         f.write("\n".join(notes) + "\n")
     print(f"{results['passed']} passed, {results['failed']} failed")

@@ -16,6 +16,16 @@
  *                               the loop `capture-window plan` and
  *                               CAPTURE_WINDOW=spike:3 are checked on
  *                               (gpu_checks.py --parts cut)
+ *   steps_cuda STEPS judge N M  one thread, the trainer of issue 21, with
+ *                               NVTX ranges of its own: 'train' around the
+ *                               loop, 'train_step' inside every step (its
+ *                               tag and a 0.2 ms spin); steps N, 2N, ...
+ *                               evaluate inside 'validation' (10 tags of
+ *                               gridX 1 and a 2 ms spin), steps M, 2M, ...
+ *                               and the last checkpoint inside 'checkpoint'
+ *                               (a 20 ms spin of gridX 3, a copy to the
+ *                               host): plan, spike, check and ncu on events
+ *                               that coincide (gpu_checks.py --parts judge)
  *
  * Prints "steps_cuda: done" last, so a check can tell whether nsys let the
  * program run to its end.
@@ -27,6 +37,7 @@
 #include <thread>
 
 #include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
 
 __global__ void tag(int *sink) {
   if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(sink, 1);
@@ -44,7 +55,8 @@ static std::atomic<int> progress[2]; /* highest step begun, per thread */
 static bool ordered;
 static int eval_step = -1; /* this step launches EVAL_KERNELS more */
 static int eval_every = 0; /* every mode: steps N, 2N, ... evaluate */
-enum { EVAL_KERNELS = 10, STEP_SPIN_NS = 200000, EVAL_SPIN_NS = 2000000 };
+enum { EVAL_KERNELS = 10, STEP_SPIN_NS = 200000, EVAL_SPIN_NS = 2000000,
+       CHECKPOINT_SPIN_NS = 20000000 };
 
 static void wait_until(int thread, int step) {
   while (progress[thread].load() < step) std::this_thread::yield();
@@ -73,6 +85,34 @@ static void run_steps(int thread, int steps, int *sink) {
   progress[thread].store(1 << 30);
 }
 
+/* The trainer of issue 21 (judge mode): ranges of its own around the loop
+   and inside each step. */
+static void judge_steps(int steps, int every, int checkpoint_every, int *sink) {
+  int copy = 0;
+  nvtxRangePushA("train");
+#pragma capture_window(30, 3)
+  for (int step = 0; step < steps; step++) {
+    nvtxRangePushA("train_step");
+    tag<<<1000 + step, 32>>>(sink);
+    spin<<<2, 1>>>(STEP_SPIN_NS);
+    nvtxRangePop();
+    if (step > 0 && step % every == 0) {
+      nvtxRangePushA("validation");
+      for (int k = 0; k < EVAL_KERNELS; k++) tag<<<1, 32>>>(sink);
+      spin<<<2, 1>>>(EVAL_SPIN_NS);
+      nvtxRangePop();
+    }
+    if (step > 0 && (step % checkpoint_every == 0 || step == steps - 1)) {
+      nvtxRangePushA("checkpoint");
+      spin<<<3, 1>>>(CHECKPOINT_SPIN_NS);
+      cudaMemcpy(&copy, sink, sizeof copy, cudaMemcpyDeviceToHost);
+      nvtxRangePop();
+    }
+    cudaDeviceSynchronize();
+  }
+  nvtxRangePop();
+}
+
 int main(int argc, char **argv) {
   int steps = argc > 1 ? atoi(argv[1]) : 50;
   ordered = argc > 2 && strcmp(argv[2], "threads") == 0;
@@ -84,7 +124,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   cudaMemset(sink, 0, sizeof *sink);
-  if (ordered) {
+  if (argc > 4 && strcmp(argv[2], "judge") == 0) {
+    judge_steps(steps, atoi(argv[3]), atoi(argv[4]), sink);
+  } else if (ordered) {
     std::thread other(run_steps, 1, steps, sink);
     run_steps(0, steps, sink);
     other.join();
