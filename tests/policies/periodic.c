@@ -16,6 +16,11 @@
 // cw-expect: S eval[ .eval:aimed-every-2 eval#0(.) ] E eval#1(.)
 // cw-expect: S eval[ .eval:aimed-every-2 eval#2(.) ] E eval#3(.)
 //
+// Without the window range (trigger cuda) there is no mark either.
+// cw-run: CAPTURE_WINDOW=0:1/2x2 CAPTURE_WINDOW_TRIGGER=cuda --mode=cuda
+// cw-expect: S step#0(.) E step#1(.) S step#2(.) E step#3..5(.)
+// cw-expect: S eval#0(.) E eval#1(.) S eval#2(.) E eval#3(.)
+//
 // cw-run: CAPTURE_WINDOW=4:2,0:1/3x1
 // cw-expect: S step[ .step:aimed-every-3 step#0(.) ] E step#1..3(.) S step[ step#4..5(.) ] E
 // cw-expect: S eval[ .eval:aimed-every-3 eval#0(.) ] E eval#1..3(.)
