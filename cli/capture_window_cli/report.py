@@ -54,7 +54,9 @@ class Step:
         return self.start <= start and (self.end is None or start <= self.end)
 
     def kernels_in(self, start, end):
-        return sum(1 for t in self.launches if start <= t and (end is None or t <= end))
+        """The kernels launched between START and END (launches sorted)."""
+        last = len(self.launches) if end is None else bisect.bisect_right(self.launches, end)
+        return last - bisect.bisect_left(self.launches, start)
 
     def range_names(self):
         """The names of its own ranges, digits folded (`iter 20` is `iter N`:
@@ -82,7 +84,10 @@ class Trace:
             db.close()
         step = re.compile(re.escape(label) + r"#([0-9]+)")
         aim = re.compile(re.escape(label) + AIM_MARK)
-        ours = [r for r in ranges if r[4] == 0 and (r[3] == label or step.fullmatch(r[3] or ""))]
+        ours, own = [], []   # the runtime's ranges (default domain), the program's
+        for r in ranges:
+            mine = r[4] == 0 and (r[3] == label or step.fullmatch(r[3] or ""))
+            (ours if mine else own).append(r)
         self.windows = sum(1 for r in ours if r[3] == label)   # one per thread's window
         self.steps = [Step(gtid, int(step.fullmatch(text).group(1)), start, end)
                       for start, end, gtid, text, _ in ours if text != label]
@@ -90,13 +95,20 @@ class Trace:
         self.aimed = sorted({int(m.group(1)) for _, _, _, text, _ in marks
                              for m in [aim.fullmatch(text or "")] if m})
         self.short = {}
-        by_thread = collections.defaultdict(list)
+        self.by_thread = collections.defaultdict(list)
         for s in self.steps:
-            by_thread[s.gtid].append(s)
-        self._attribute(by_thread, launches)
-        own = [r for r in ranges if r not in ours]
-        for start, end, gtid, text, _ in own:
-            s = self._step_of(by_thread, gtid, start)
+            self.by_thread[s.gtid].append(s)
+        self.starts = {t: [s.start for s in steps] for t, steps in self.by_thread.items()}
+        for gtid, start, name, short in launches:   # each launch in its thread's step
+            s = self._step_of(gtid, start)
+            if s:
+                s.names[name] += 1
+                s.launches.append(start)
+                self.short[name] = short or name
+        for s in self.steps:
+            s.launches.sort()
+        for start, end, gtid, text, _ in own:       # each own range nested in a step
+            s = self._step_of(gtid, start)
             if s and text and (s.end is None or (end is not None and end <= s.end)):
                 s.ranges.append((start, end, text))
 
@@ -120,27 +132,13 @@ class Trace:
             "LEFT JOIN StringIds d ON d.id = k.demangledName "
             "LEFT JOIN StringIds s ON s.id = k.shortName").fetchall()
 
-    @staticmethod
-    def _step_of(by_thread, gtid, start):
+    def _step_of(self, gtid, start):
         """The step range of thread GTID that holds time START, or None."""
-        steps = by_thread.get(gtid)
+        steps = self.by_thread.get(gtid)
         if not steps:
             return None
-        k = bisect.bisect_right([s.start for s in steps], start) - 1
+        k = bisect.bisect_right(self.starts[gtid], start) - 1
         return steps[k] if k >= 0 and steps[k].holds(start) else None
-
-    def _attribute(self, by_thread, launches):
-        """Counts each launch in the step range of its thread that holds its start."""
-        starts = {t: [s.start for s in steps] for t, steps in by_thread.items()}
-        for gtid, start, name, short in launches:
-            steps = by_thread.get(gtid)
-            if not steps:
-                continue
-            k = bisect.bisect_right(starts[gtid], start) - 1
-            if k >= 0 and steps[k].holds(start):
-                steps[k].names[name] += 1
-                steps[k].launches.append(start)
-                self.short[name] = short or name
 
 
 def odd_steps(trace, label):
