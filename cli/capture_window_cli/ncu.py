@@ -159,7 +159,7 @@ def stacks(report):
     if p.returncode != 0:
         lines = [x for x in p.stderr.splitlines() if x.strip()]
         return None, f"{folder}/ncu_report.py: {lines[-1] if lines else f'exit status {p.returncode}'}"
-    return [json.loads(line) for line in p.stdout.splitlines()], None
+    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("[")], None
 
 
 def steps_of(report, inside, label):
