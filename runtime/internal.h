@@ -9,7 +9,8 @@
  *   times.c      CAPTURE_WINDOW_TIMES: every step's time, written to a file
  *   stats.c      median, spread and the slow-step rule (docs/where-to-cut.md)
  *   clock.c      the monotonic clock and the thread id
- *   nvtx.c       the NVTX3 events (the only file that includes NVTX)
+ *   nvtx.c       the NVTX3 events (the only file that includes NVTX), and
+ *                whether the tool attached is Nsight Compute
  *   profiler.c   CUDA profiler start/stop, resolved at run time, ref-counted
  *
  * Calls point one way: window.c decides nothing about when, it asks

@@ -1,5 +1,7 @@
 /*
- * nvtx.c - the NVTX3 events of contract section 3, all in the default domain.
+ * nvtx.c - the NVTX3 events of contract section 3, all in the default domain,
+ * the mark of a window aimed at a periodic event (docs/nsys.md), and
+ * whether the NVTX tool attached is Nsight Compute.
  *
  * The only file that includes NVTX, so the header-only NVTX3 keeps a single
  * lazy initialization in the library. Callers check cw_config.nvtx_tool
