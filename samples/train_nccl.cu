@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
   ncclComm_t comm;
   NCCL_OK(job.rank, ncclCommInitRank(&comm, job.size, id, job.rank));
 
-  const int n = 1 << 22, depth = 256, blocks = (n + 255) / 256;
+  const int n = 1 << 22, depth = 2048, blocks = (n + 255) / 256;
   float *w, *act, *grad;
   CUDA_OK(job.rank, cudaMalloc(&w, n * sizeof(float)));
   CUDA_OK(job.rank, cudaMalloc(&act, n * sizeof(float)));
