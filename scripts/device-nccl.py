@@ -11,7 +11,9 @@ samples/train_nccl and runtime/libcapture_window.so.1):
 
 With one GPU: one rank under nsys, both capture modes; each step of the
 window holds forward, backward, NCCL's one-rank reduction (ncclAvg of one
-rank is a kernel, oneRankReduce) and update. With two or more GPUs, N
+rank is a kernel, oneRankReduce) and update. With fewer GPUs than
+ranks, also two ranks sharing GPU 0 (each its own NCCL_HOSTID, over
+sockets: untested before), even and with a straggler. With two or more GPUs, N
 ranks (default 2), under mpirun and torchrun where present: both modes,
 -o report.%q{OMPI_COMM_WORLD_RANK}; the ranks even, and a straggler
 (TRAIN_NCCL_SLOW=1:4) named by `capture-window check`; CAPTURE_WINDOW_RANKS=1;
@@ -90,6 +92,28 @@ def one_rank(opts, exe):
         g.check(f"1 rank, -c {mode}: the sample ran to its end", "rank 0 of 1 on GPU 0: done" in log,
                 log[-600:])
         check_reports(opts, f"1 rank -c {mode}", [out + ".nsys-rep"], "oneRankReduce")
+
+
+def share_gpu(opts, exe):
+    """Two ranks on one GPU. NCCL refuses that ("Duplicate GPU detected")
+    unless each rank claims another host (NCCL_HOSTID) and they talk over
+    sockets: a stand-in for two GPUs, with real NCCL kernels, time-sliced."""
+    for name, slow in (("share", ""), ("share-slow", "1:4")):
+        out = os.path.join(opts.out, name)
+        procs = [launch(opts, f"{name}-{r}", [], nsys(opts, *MODES["cuda"], "-o", f"{out}.{r}", exe, "50"),
+                        {"RANK": str(r), "WORLD_SIZE": "2", "LOCAL_RANK": "0", "TRAIN_NCCL_SLOW": slow,
+                         "NCCL_HOSTID": f"cw-rank{r}", "NCCL_SOCKET_IFNAME": "lo", "NCCL_IB_DISABLE": "1"},
+                        wait=False) for r in (0, 1)]
+        logs = [p.communicate(timeout=300)[0] for p in procs]
+        with open(out + ".log", "w") as f:
+            f.write("\n".join(logs))
+        done = sum(" of 2 on GPU 0: done" in log for log in logs)
+        g.check(f"{name}: 2 ranks on GPU 0 (NCCL_HOSTID) ran to their end", done == 2, logs[0][-600:])
+        _, lines = check_reports(opts, name, [f"{out}.{r}.nsys-rep" for r in (0, 1)], "ncclDevKernel")
+        if slow:
+            g.check(f"{name}: TRAIN_NCCL_SLOW=1:4: check names rank 1 as the last at every all-reduce",
+                    any(l.startswith("capture-window: rank 1 arrived last at every all-reduce")
+                        for l in lines), "\n".join(lines[-5:]))
 
 
 def ranks_job(opts, exe, launchers):
@@ -188,6 +212,7 @@ def main():
     one_rank(opts, exe)
     if gpus < opts.ranks:
         g.note(f"{gpus} GPU(s) < {opts.ranks} ranks: the multi-rank checks not run")
+        share_gpu(opts, exe)
     else:
         launchers = []
         if shutil.which("mpirun"):
