@@ -207,6 +207,9 @@ def main():
     opts.nsys = os.path.abspath(opts.nsys) if os.sep in opts.nsys else opts.nsys
     os.makedirs(opts.out, exist_ok=True)
     exe = os.path.abspath(f"{opts.build}/samples/train_nccl")
+    # Its run path names the build folder where it was linked, maybe elsewhere.
+    os.environ["LD_LIBRARY_PATH"] = os.pathsep.join(
+        p for p in (os.path.abspath(f"{opts.build}/runtime"), os.environ.get("LD_LIBRARY_PATH")) if p)
     gpus = g.gpu_count()
     g.note(f"{gpus} GPU(s); {exe}")
     one_rank(opts, exe)

@@ -45,6 +45,12 @@ def ms(ns):
     return f"{ns / 1e6:.1f} ms" if ns >= 1e6 else f"{ns / 1e3:.0f} us"
 
 
+def collective(name):
+    """ncclDevKernel_AllReduce_Sum_f32_RING_LL -> all-reduce."""
+    m = re.match(r"nccl(?:Dev)?Kernel_([A-Za-z]+)", name)
+    return COLLECTIVES.get(m.group(1), "collective") if m else "collective"
+
+
 def rank_steps(paths, label):
     """One rank's SQLite exports -> ({step: host ns}, {step: NCCL kernel ns},
     the collectives' kernel kinds)."""
@@ -58,14 +64,14 @@ def rank_steps(paths, label):
             if not TABLES <= tables:
                 continue
             for text, ns in db.execute(STEPS, (NVTX_PUSH_POP_RANGE, pattern)):
-                if step.fullmatch(text):
-                    i = int(step.fullmatch(text).group(1))
-                    host[i] = max(host.get(i, 0), ns)
+                m = step.fullmatch(text)
+                if m:
+                    host[int(m.group(1))] = max(host.get(int(m.group(1)), 0), ns)
             for text, ns, name in db.execute(NCCL, (NVTX_PUSH_POP_RANGE, pattern)):
-                if step.fullmatch(text):
-                    nccl[int(step.fullmatch(text).group(1))] += ns
-                    m = re.match(r"nccl(?:Dev)?Kernel_([A-Za-z]+)", name)
-                    kinds.add(COLLECTIVES.get(m.group(1), "collective") if m else "collective")
+                m = step.fullmatch(text)
+                if m:
+                    nccl[int(m.group(1))] += ns
+                    kinds.add(collective(name))
         finally:
             db.close()
     return host, nccl, kinds
@@ -133,5 +139,6 @@ def nccl_waits(ranks, label, who):
         hosts = sorted(host[i] for _, (host, _, _) in read)
         judged.append(judge_step(i, {rank: nccl[i] for rank, (_, nccl, _) in read},
                                  hosts[len(hosts) // 2]))
-    lines = [step_line(label, s, who) for s in judged] + verdict_lines(label, judged, kind, who)
-    return lines, {"collective": kind, "steps": judged, "verdict": [l[len(ME) + 2:] for l in lines[len(judged):]]}
+    verdicts = verdict_lines(label, judged, kind, who)
+    return ([step_line(label, s, who) for s in judged] + verdicts,
+            {"collective": kind, "steps": judged, "verdict": [v[len(ME) + 2:] for v in verdicts]})
