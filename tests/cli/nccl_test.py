@@ -38,25 +38,24 @@ def step(i, times, step_ms):
     return f"{ME}: step#{i} NCCL kernel time: {listed} (step {step_ms})"
 
 
+SLOW = "rank 1 arrived last at every all-reduce (step#30-32): the others waited 2.9 ms of each 7.1 ms step"
+STRAGGLERS = [   # name, scenario, ranks, each step's NCCL times, the step, the verdict
+    ("2 ranks, rank 1 arrives last at every all-reduce", "straggler", 2, ["3.1 ms", "200 us"],
+     "7.1 ms", SLOW),
+    ("4 ranks, rank 1 arrives last at every all-reduce", "straggler", 4,
+     ["3.1 ms", "200 us", "3.1 ms", "3.1 ms"], "7.1 ms", SLOW),
+    ("4 ranks, ranks 1 and 2 arrive last together", "pair", 4, ["1.7 ms", "200 us", "200 us", "1.7 ms"],
+     "5.7 ms", "ranks 1-2 arrived last together at every all-reduce (step#30-32): the others waited "
+     "1.5 ms of each 5.7 ms step"),
+]
+
+
 def straggler_cases():
-    """Rank 1 computes 2.9 ms longer: the others wait 2.9 ms in the all-reduce."""
-    names = reports("straggler", 2)
-    case("nccl: 2 ranks, rank 1 arrives last at every all-reduce", 0,
-         head(names, "30-32", 9) + [step(i, ["3.1 ms", "200 us"], "7.1 ms") for i in (30, 31, 32)] +
-         [f"{ME}: rank 1 arrived last at every all-reduce (step#30-32): the others waited "
-          "2.9 ms of each 7.1 ms step"], ["check", *names])
-    names = reports("straggler", 4)
-    case("nccl: 4 ranks, rank 1 arrives last at every all-reduce", 0,
-         head(names, "30-32", 9) +
-         [step(i, ["3.1 ms", "200 us", "3.1 ms", "3.1 ms"], "7.1 ms") for i in (30, 31, 32)] +
-         [f"{ME}: rank 1 arrived last at every all-reduce (step#30-32): the others waited "
-          "2.9 ms of each 7.1 ms step"], ["check", *names])
-    names = reports("pair", 4)
-    case("nccl: 4 ranks, ranks 1 and 2 arrive last together", 0,
-         head(names, "30-32", 9) +
-         [step(i, ["1.7 ms", "200 us", "200 us", "1.7 ms"], "5.7 ms") for i in (30, 31, 32)] +
-         [f"{ME}: ranks 1-2 arrived last together at every all-reduce (step#30-32): the others "
-          "waited 1.5 ms of each 5.7 ms step"], ["check", *names])
+    """The slow ranks compute longer in every step: the others wait in the all-reduce."""
+    for name, scenario, size, times, step_ms, verdict in STRAGGLERS:
+        names = reports(scenario, size)
+        case(f"nccl: {name}", 0, head(names, "30-32", 9) +
+             [step(i, times, step_ms) for i in (30, 31, 32)] + [f"{ME}: {verdict}"], ["check", *names])
 
 
 def even_cases():
@@ -100,8 +99,7 @@ def json_cases():
               "nccl_ns": [{"rank": 0, "ns": 3_100_000}, {"rank": 1, "ns": 200_000}],
               "last": [1], "waited_ns": 2_900_000, "spread_ns": 2_900_000} for i in (30, 31, 32)]
     want = {"collective": "all-reduce", "steps": steps,
-            "verdict": ["rank 1 arrived last at every all-reduce (step#30-32): the others waited "
-                        "2.9 ms of each 7.1 ms step"]}
+            "verdict": [SLOW]}
     name = "nccl --json: the nccl object of the ranks"
     if status == 0 and got == want:
         print(f"PASS: {name}")
