@@ -19,6 +19,7 @@ Scenarios (window steps 30-32, "some": 30-33):
   even       no extra work; jitter of up to 40 us per rank and step
   some       rank 2 computes 2.9 ms longer in steps 31 and 33 only
   pair       ranks 1 and 2 compute 1.5 ms longer in every step
+  fast       steps of under 1 ms (0.5 ms of work), jitter of up to 80 us
 
 Usage: nccl_fixtures.py OUT.sqlite SCENARIO:RANK/SIZE
 """
@@ -41,6 +42,7 @@ SCENARIOS = {
     "even": (range(30, 33), lambda rank, i: jitter(rank, i)),
     "some": (range(30, 34), lambda rank, i: 2_900_000 if rank == 2 and i in (31, 33) else 0),
     "pair": (range(30, 33), lambda rank, i: 1_500_000 if rank in (1, 2) else 0),
+    "fast": (range(30, 33), lambda rank, i: 2 * jitter(rank, i) - 3_400_000),
 }
 
 
