@@ -157,11 +157,16 @@ def signalled(opts, exe, launcher):
     out = os.path.join(opts.out, "signal")
     proc = launch(opts, "signal", prefix,
                   nsys(opts, "-c", "cudaProfilerApi", "--capture-range-end=repeat",
-                       "-o", f"{out}.%q{{{rank_var}}}", exe, "3000"),
+                       "-o", f"{out}.%q{{{rank_var}}}", exe, "20000"),
                   {"CAPTURE_WINDOW_SIGNAL": "USR1", "CAPTURE_WINDOW_ALIGN": "100"}, wait=False)
-    time.sleep(8)   # NCCL set up, the loop running
-    pids = subprocess.run(["pgrep", "-x", os.path.basename(exe)], capture_output=True,
-                          text=True).stdout.split()
+    pids = []
+    for _ in range(120):   # every rank started; then a few seconds for NCCL's set-up
+        pids = subprocess.run(["pgrep", "-x", os.path.basename(exe)], capture_output=True,
+                              text=True).stdout.split()
+        if len(pids) >= opts.ranks:
+            break
+        time.sleep(0.5)
+    time.sleep(5)
     for pid in pids:   # the job's ranks: nothing else of that name runs here
         os.kill(int(pid), signal.SIGUSR1)
     log = proc.communicate(timeout=300)[0]
