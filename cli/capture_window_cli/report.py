@@ -10,6 +10,7 @@ import subprocess
 
 from .common import (ME, Usage, usage, human, commas, spans, and_list, parse_expect,
                      option_value, nsys_command)
+from .straggler import nccl_waits
 
 MAX_BYTES = 1_000_000_000   # a window report larger than this never closed
 NVTX_PUSH_POP_RANGE = 59    # NVTX_EVENTS.eventType of nvtxRangePush/Pop ranges
@@ -22,11 +23,15 @@ PID_OF = "({} / 16777216 % 16777216)"
 TID_MODULUS = 1 << 24
 
 
+def sqlite_of(report):
+    return report[: -len(".nsys-rep")] + ".sqlite" if report.endswith(".nsys-rep") else report + ".sqlite"
+
+
 def export(report):
     """nsys export of REPORT to REPORT.sqlite, afresh (nsys stats refused an
     export it had made itself as older than the report); (path, None) or
     (None, the first line nsys printed)."""
-    db = report[: -len(".nsys-rep")] + ".sqlite" if report.endswith(".nsys-rep") else report + ".sqlite"
+    db = sqlite_of(report)
     try:
         p = subprocess.run([nsys_command(), "export", "--type", "sqlite", "-f", "true",
                             "-o", db, report], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -334,7 +339,12 @@ def compare_ranks(results, label):
         verdict = (f"ranks differ: {', '.join(odd)}, {who(groups[norm])} {label}#{spans(norm)} "
                    "(windows opened by a signal? set CAPTURE_WINDOW_ALIGN)")
     lines.append(f"{ME}: {verdict}")
-    return lines, {"ranks": ranks, "same_steps": len(groups) == 1, "verdict": verdict}
+    found = {"ranks": ranks, "same_steps": len(groups) == 1, "verdict": verdict}
+    waits = nccl_waits([(r["rank"], [sqlite_of(p) for p in r["reports"]]) for r in ranks], label, who)
+    if waits:   # which rank the others waited for at the collectives
+        lines += waits[0]
+        found["nccl"] = waits[1]
+    return lines, found
 
 
 def cmd_check(args):
