@@ -43,6 +43,16 @@ class PythonDriver(rpt.Driver):
         self.a.run_with = command[:-1]
         return super().execute(command[-1], env)
 
+    def check_untraced(self, exes, opt):
+        """No NVTX tool attached: the marked run prints what the unmarked
+        one does, on both streams (a script may print a traceback)."""
+        env = self.environment(rpt.Run(0, []), os.path.join(self.work, "untraced.record"),
+                               tool=False)
+        marked, plain = self.execute(exes["plugin"], env), self.execute(exes["plain"], env)
+        if marked[:3] != plain[:3]:
+            self.fail("%s no tool attached: exit/stdout/stderr differ: marked %r, unmarked %r"
+                      % (opt, marked[:3], plain[:3]))
+
 
 def python_version(python):
     out = subprocess.run([python, "-c", "import sys; print(*sys.version_info[:2])"],
