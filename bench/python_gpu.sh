@@ -8,7 +8,8 @@
 set -u
 out=${1:?usage: python_gpu.sh OUT}
 PY=${PY:-python3}
-export PYTHONPATH=$PWD/python CAPTURE_WINDOW_LIBRARY=$PWD/build/runtime/libcapture_window.so.1
+export PYTHONPATH=$PWD/python
+export CAPTURE_WINDOW_LIBRARY=${CAPTURE_WINDOW_LIBRARY:-$PWD/build/runtime/libcapture_window.so.1}
 cli=cli/capture-window
 s=samples/train_torch.py
 loop=$s:$(grep -n '^    for step in steps:' $s | cut -d: -f1)
