@@ -122,14 +122,15 @@ class Marker:
                                   getattr(code, "co_qualname", code.co_name),
                                   start, count, label)
 
-    # The events.  Each returns whether its line must keep firing.
+    # The events.  on_header: whether the loop is active; on_body: whether
+    # an iteration began; on_leave: False (that line may stop firing).
 
     def on_header(self, tid):
         state = self.states.get(tid)
         if state is None:
             head = _runtime.enter(self.site)
             if not head:
-                return None        # inactive for good: the caller stops watching
+                return False       # inactive for good: the caller stops watching
             self.states[tid] = [head, _runtime.counters(head), 0, True]
             sys.monitoring.restart_events()   # the lines that say the loop was left
             return True
@@ -159,7 +160,8 @@ class Marker:
 
 
 class Watch:
-    """The markers of one code object, and sys.monitoring's callbacks."""
+    """The markers of one code object: for each of its lines, what that
+    line's event does (an action: thread id -> keep firing)."""
 
     def __init__(self, tool, code, markers):
         self.tool, self.code = tool, code
@@ -167,48 +169,62 @@ class Watch:
         self.begin_lines = set()
         for m in self.markers:
             m.bind(code)
-        self.plan = {line: self.plan_line(line) for line in lines_of(code)}
+        self.plan()
 
-    def plan_line(self, line):
-        """What a line's event means to each marker: leaving a loop first,
-        innermost first; then the others, outermost first."""
-        kinds = [(m, m.kind(line)) for m in self.markers]
-        return ([(m, k) for m, k in reversed(kinds) if k == OUTSIDE] +
-                [(m, k) for m, k in kinds if k != OUTSIDE])
+    def plan(self):
+        """Leaving a loop comes first, innermost first; then the others,
+        outermost first. One marker's line calls it directly (the cost of
+        every iteration); several get a loop over them."""
+        self.actions = {}
+        for line in lines_of(self.code):
+            kinds = [(m, m.kind(line)) for m in self.markers]
+            steps = ([(m, k) for m, k in reversed(kinds) if k == OUTSIDE] +
+                     [(m, k) for m, k in kinds if k != OUTSIDE])
+            if any(k != OUTSIDE for _, k in steps):
+                self.actions[line] = self.action(line, steps)
 
-    def line(self, code, line):
-        tid = threading.get_ident()
-        keep = False
-        for marker, kind in self.plan.get(line, ()):
-            if kind == HEADER:
-                got = marker.on_header(tid)
-                if got is None:
-                    self.forget(marker)
-                    return None
-            elif kind == BODY:
-                got = marker.on_body(tid)
-                if got:
-                    self.begin_lines.add(line)
-            else:
-                got = marker.on_leave(tid)
-            keep = keep or got
-        if keep or line in self.begin_lines:
+    def action(self, line, steps):
+        if len(steps) == 1 and steps[0][1] == HEADER:
+            return lambda tid, m=steps[0][0]: None if m.on_header(tid) else self.forget(m)
+        if len(steps) == 1:
+            return lambda tid, m=steps[0][0]: self.begun(line, m.on_body(tid))
+
+        def every(tid):
+            keep = False
+            for marker, kind in steps:
+                if kind == HEADER:
+                    got = marker.on_header(tid)
+                    if not got:
+                        return self.forget(marker)
+                elif kind == BODY:
+                    got = self.begun(line, marker.on_body(tid)) is None
+                else:
+                    got = marker.on_leave(tid)
+                keep = keep or got
+            return None if keep else sys.monitoring.DISABLE
+        return every
+
+    def begun(self, line, began):
+        """A body line keeps firing once an iteration began on it."""
+        if began:
+            self.begin_lines.add(line)
             return None
-        return sys.monitoring.DISABLE
+        return None if line in self.begin_lines else sys.monitoring.DISABLE
 
-    def left(self, code, *_):
-        if code is self.code:
-            tid = threading.get_ident()
-            for marker in reversed(self.markers):
-                marker.on_leave(tid)
+    def outside(self, tid):
+        """A line of no marked loop: any loop entered here was left."""
+        for marker in reversed(self.markers):
+            marker.on_leave(tid)
+        return sys.monitoring.DISABLE
 
     def forget(self, marker):
         """An inactive loop (CAPTURE_WINDOW=off, not selected, rank): no
         more events for it; none at all once no marker is left."""
         self.markers.remove(marker)
-        self.plan = {line: self.plan_line(line) for line in lines_of(self.code)}
+        self.plan()
         if not self.markers:
             sys.monitoring.set_local_events(self.tool, self.code, 0)
+        return sys.monitoring.DISABLE
 
 
 class Monitor:
@@ -233,12 +249,14 @@ class Monitor:
 
     def line(self, code, line):
         w = self.watches.get(code)
-        return w.line(code, line) if w else sys.monitoring.DISABLE
+        if w is None:
+            return sys.monitoring.DISABLE
+        return w.actions.get(line, w.outside)(threading.get_ident())
 
-    def left(self, code, *rest):
+    def left(self, code, *_):
         w = self.watches.get(code)
         if w:
-            w.left(code, *rest)
+            w.outside(threading.get_ident())
 
 
 def plan(script, specs):
