@@ -50,7 +50,8 @@ def main():
     ap.add_argument("--package", required=True)
     ap.add_argument("--runtime", required=True)
     a = ap.parse_args()
-    env = dict(os.environ, PYTHONPATH=a.package, CAPTURE_WINDOW_LIBRARY=a.runtime)
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(a.package),
+               CAPTURE_WINDOW_LIBRARY=os.path.abspath(a.runtime))
     cases = CASES
     if sys.version_info < (3, 12):
         cases = cases + [(["--loop", "train.py:2:30:3"], OLD)]
