@@ -16,7 +16,7 @@ zero edit's process also times the bare loop, a function it does not
 mark: the cost of the zero edit on the rest of the program is that
 bare loop's time against the bare loop of a process without it.
 Each number is the best of --rounds rounds of --n iterations, then the
-median over the processes. See docs/performance.md, "Python".
+median over the processes. The numbers: docs/python.md, "Cost".
 """
 import argparse
 import json
