@@ -68,3 +68,21 @@ def option_value(args, i, name):
             raise usage()
         return args[i + 1], i + 2
     return args[i][len(name) + 1:], i + 1
+
+
+def program_name(program):
+    """A report's default name: the program's base name, or the script's
+    (without .py) when the program is a Python interpreter: `python
+    train.py`, `python -m capture_window --loop SPEC train.py`."""
+    name = os.path.basename(program[0])
+    if not re.fullmatch(r"python[0-9.]*", name):
+        return name
+    words = program[1:]
+    if words[:2] == ["-m", "capture_window"]:
+        words = words[2:]
+        while words and words[0].startswith("--loop"):
+            words = words[1 if "=" in words[0] else 2:]
+    elif words[:1] == ["-m"] and len(words) > 1:
+        return words[1].rsplit(".", 1)[-1]
+    script = next((w for w in words if not w.startswith("-")), None)
+    return os.path.splitext(os.path.basename(script))[0] if script else name

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from .common import ME, Usage, human, commas, spans, option_value, parse_expect
+from .common import ME, Usage, human, commas, spans, option_value, parse_expect, program_name
 from .profile import rank_variable, none_due
 
 USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
@@ -219,7 +219,7 @@ def check_ncu_report(report, label, expect):
 
 def profile_ncu(args):
     name, label, steps, window, ncu_opts, program = parse(args)
-    name = name or os.path.basename(program[0])
+    name = name or program_name(program)
     variables, expect = run_environment(steps, window)
     var = rank_variable()
     stem, output = name, name

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from .common import ME, Usage, option_value
+from .common import ME, Usage, option_value, program_name
 from .plot import plot
 
 SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
@@ -166,7 +166,7 @@ def nsys_line(env, range_end, loops_env, program):
 
 
 def report_name(program):
-    return os.path.basename(program[0]) if program else "report"
+    return program_name(program) if program else "report"
 
 
 def suggestions(a, loops_env, program):

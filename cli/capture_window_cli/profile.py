@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from .common import ME, Usage, parse_expect, option_value, nsys_command
+from .common import ME, Usage, parse_expect, option_value, nsys_command, program_name
 from .report import check_report
 
 RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")
@@ -146,7 +146,7 @@ def cmd_profile(args):
         from .ncu import profile_ncu   # ncu.py uses this module's rank helpers
         return profile_ncu(args)
     name, label, wanted, nsys_opts, program = parse_profile(args)
-    name = name or os.path.basename(program[0])
+    name = name or program_name(program)
     range_end, windows = window_plan()
     var = rank_variable()
     stem, output = name, name

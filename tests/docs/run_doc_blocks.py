@@ -10,7 +10,7 @@ order; `...` in a line matches any text.
 
 The scratch folder looks like the repository root to the commands: build/
 is the build folder, samples/, annotations/, cli/, docs/ link to the
-sources, and HOME is the folder itself (so `--prefix "$HOME/cw"` installs
+sources (python/ too), and HOME is the folder itself (so `--prefix "$HOME/cw"` installs
 there). Blocks that need a GPU are not marked; tests/gpu/gpu_checks.py runs
 those.
 
@@ -79,7 +79,7 @@ def run_file(path, source, build):
     scratch = tempfile.mkdtemp(prefix="cw-docs-")
     try:
         os.symlink(build, os.path.join(scratch, "build"))
-        for d in ("samples", "annotations", "cli", "docs", "scripts"):
+        for d in ("samples", "annotations", "cli", "docs", "scripts", "python"):
             os.symlink(os.path.join(source, d), os.path.join(scratch, d))
         env = {k: v for k, v in os.environ.items() if k not in CLEAN_ENV}
         env["HOME"] = scratch

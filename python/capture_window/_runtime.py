@@ -1,0 +1,113 @@
+"""_runtime.py - libcapture_window through ctypes: the library, the
+ABI of capture_window/abi.h (version 2), and the sites.
+
+Every decision (windows, CAPTURE_WINDOW_*, NVTX, the profiler, the
+self-check, step times) is the C runtime's; this module only makes the
+calls the compiler plugins emit.
+"""
+import ctypes
+import os
+import re
+import sys
+import threading
+
+ABI_VERSION = 2
+LABEL_RE = re.compile(r"[A-Za-z0-9_.-]{1,63}")
+VALUE_MAX = 1 << 62
+NAMES = ("libcapture_window.so.1", "libcapture_window.so")
+
+
+class Site(ctypes.Structure):
+    """struct cw_site_v2."""
+    _fields_ = [("abi_version", ctypes.c_uint), ("line", ctypes.c_uint),
+                ("file", ctypes.c_char_p), ("function", ctypes.c_char_p),
+                ("label", ctypes.c_char_p), ("start", ctypes.c_longlong),
+                ("count", ctypes.c_longlong), ("runtime", ctypes.c_void_p * 4)]
+
+
+def candidates():
+    """Where the library is looked for, in order: CAPTURE_WINDOW_LIBRARY,
+    beside this package (a copy put there), PREFIX/lib of a CMake install
+    (the package in PREFIX/share/capture-window/python), then the dynamic
+    loader's own search (LD_LIBRARY_PATH, the system folders)."""
+    given = os.environ.get("CAPTURE_WINDOW_LIBRARY")
+    if given:
+        return [given]
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:  # written by the CMake install: its CMAKE_INSTALL_LIBDIR
+        from ._installed import LIBDIR
+    except ImportError:
+        LIBDIR = "lib"
+    prefix_lib = os.path.normpath(os.path.join(here, "..", "..", "..", "..", LIBDIR))
+    found = [os.path.join(d, n) for d in (here, prefix_lib) for n in NAMES]
+    return [p for p in found if os.path.exists(p)] + list(NAMES)
+
+
+def load():
+    """The library, or None (after one stderr line) when none loads: the
+    loops then run unmarked, as if the program had been built without
+    the plugin."""
+    errors = []
+    for path in candidates():
+        try:
+            # PyDLL keeps the GIL over the calls: they are short and never
+            # call back into Python, and not releasing it saves its cost.
+            lib = ctypes.PyDLL(path)
+        except OSError as e:
+            errors.append(str(e))
+            continue
+        lib.cw_loop_enter_v2.restype = ctypes.c_void_p
+        lib.cw_loop_enter_v2.argtypes = [ctypes.POINTER(Site)]
+        lib.cw_iter_begin_v2.restype = ctypes.c_int
+        lib.cw_iter_begin_v2.argtypes = [ctypes.c_void_p]
+        lib.cw_iter_end_v2.restype = None
+        lib.cw_iter_end_v2.argtypes = [ctypes.c_void_p]
+        lib.cw_loop_exit_v2.restype = None
+        lib.cw_loop_exit_v2.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        return lib
+    print("capture_window: cannot load libcapture_window (%s); the marked loops run "
+          "unmarked (set CAPTURE_WINDOW_LIBRARY to the library's path)" % errors[-1],
+          file=sys.stderr)
+    return None
+
+
+LIB = load()
+if LIB:
+    enter, begin, end, leave = (LIB.cw_loop_enter_v2, LIB.cw_iter_begin_v2,
+                                LIB.cw_iter_end_v2, LIB.cw_loop_exit_v2)
+
+# The runtime keeps a pointer to each site for the life of the process:
+# sites are made once per (place, window, label) and never freed.
+_sites = {}
+_sites_lock = threading.Lock()
+
+
+def check_window(start, count, label):
+    """The pragma's rules for START, COUNT and LABEL, as ValueError."""
+    for name, value, low in (("START", start, 0), ("COUNT", count, 1)):
+        if type(value) is not int or not low <= value <= VALUE_MAX:
+            raise ValueError("capture_window: %s must be an integer from %d to 2^62, got %r"
+                             % (name, low, value))
+    if not isinstance(label, str) or not LABEL_RE.fullmatch(label):
+        raise ValueError("capture_window: the label must match [A-Za-z0-9_.-]{1,63}, got %r"
+                         % (label,))
+
+
+def site(file, line, function, start, count, label):
+    """The descriptor of the marked loop at FILE:LINE (made on first use)."""
+    key = (file, line, function, start, count, label)
+    s = _sites.get(key)
+    if s is None:
+        with _sites_lock:
+            s = _sites.get(key)
+            if s is None:
+                s = Site(ABI_VERSION, line, file.encode(), function.encode(),
+                         label.encode(), start, count)
+                _sites[key] = s
+    return s
+
+
+def counters(head):
+    """struct cw_loop_v2's two fields (next, attention_at) as a writable
+    view: indexing it is the cheapest access ctypes memory has."""
+    return memoryview((ctypes.c_longlong * 2).from_address(head)).cast("B").cast("q")
