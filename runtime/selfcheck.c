@@ -105,14 +105,10 @@ static void append(char *buf, size_t size, size_t *len, const char *fmt, ...) {
   if (n > 0) *len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
 }
 
-/* "12.345 ms", "3.210 us" or "45 ns": steps range from nanoseconds to seconds. */
 static void append_duration(char *buf, size_t size, size_t *len, double ns) {
-  if (ns >= 1e6)
-    append(buf, size, len, "%.3f ms", ns / 1e6);
-  else if (ns >= 1e3)
-    append(buf, size, len, "%.3f us", ns / 1e3);
-  else
-    append(buf, size, len, "%.0f ns", ns);
+  char text[CW_DURATION_MAX];
+  cw_format_duration(text, sizeof text, ns);
+  append(buf, size, len, "%s", text);
 }
 
 static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_loop *loop) {
