@@ -103,6 +103,7 @@ void cw_format_duration(char *buf, size_t size, double ns);
 
 /* clock.c */
 long long cw_now_ns(void);
+long long cw_run_delay_ns(void); /* -1: unknown */
 long cw_thread_id(void);
 
 /* nvtx.c */

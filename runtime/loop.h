@@ -78,6 +78,7 @@ struct cw_loop {
      before each (a ring). */
   bool timed;
   long long last_begin_ns; /* 0: no iteration being timed */
+  long long last_wait_ns;  /* cw_run_delay_ns() when it began (-1: unknown) */
   int last_record;         /* window record of that iteration, -1 outside */
   double before[CW_BEFORE_STEPS];
   int n_before;
