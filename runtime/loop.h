@@ -106,6 +106,7 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns);
 
 /* selfcheck.c */
 void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now);
+void cw_time_restart(struct cw_loop *loop);
 void cw_selfcheck_track(struct cw_loop *loop);
 void cw_selfcheck_window(struct cw_loop *loop, struct cw_window_record *record);
 void cw_selfcheck_report(void);

@@ -82,6 +82,13 @@ void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now) {
   if (!keep_timing) loop->n_recent = 0;
 }
 
+/* The step being timed starts again now (what came before was no part of
+   it: the window's opening, its log line). */
+void cw_time_restart(struct cw_loop *loop) {
+  loop->last_wait_ns = cw_config.self_check ? cw_run_delay_ns() : -1;
+  loop->last_begin_ns = cw_now_ns();
+}
+
 /* The report runs at exit, when a library holding the descriptor may be
    gone (dlclose), so it reads only a copy of the site's names. */
 static void copy_names(struct cw_loop *loop) {
