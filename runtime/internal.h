@@ -98,9 +98,13 @@ void cw_times_flush_all(void);
 double cw_median(double *values, int n); /* sorts values */
 double cw_mad(const double *values, int n, double median);
 bool cw_is_slow(double ns, double median, double mad);
+/* "508 us": the one unit rule of docs/environment.md, as cli common.duration */
+enum { CW_DURATION_MAX = 24 };
+void cw_format_duration(char *buf, size_t size, double ns);
 
 /* clock.c */
 long long cw_now_ns(void);
+long long cw_run_delay_ns(void); /* -1: unknown */
 long cw_thread_id(void);
 
 /* nvtx.c */

@@ -79,6 +79,7 @@ struct cw_loop {
      before each (a ring). */
   bool timed;
   long long last_begin_ns; /* 0: no iteration being timed */
+  long long last_wait_ns;  /* cw_run_delay_ns() when it began (-1: unknown) */
   int last_record;         /* window record of that iteration, -1 outside */
   double before[CW_BEFORE_STEPS];
   int n_before;
@@ -107,6 +108,7 @@ long long cw_plan_aim(const struct cw_loop *loop, long long i);
 
 /* selfcheck.c */
 void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now);
+void cw_time_restart(struct cw_loop *loop);
 void cw_selfcheck_track(struct cw_loop *loop);
 void cw_selfcheck_window(struct cw_loop *loop, struct cw_window_record *record);
 void cw_selfcheck_report(void);

@@ -3,9 +3,10 @@
  *
  * Every variable is one row of `options`: its name, the form shown when its
  * value is bad, and a strict parser. A bad value never stops the program: it
- * prints one line that names the variable, quotes the value and shows the
- * accepted form, and the run behaves as CAPTURE_WINDOW=off. An empty value
- * counts as unset, so `CAPTURE_WINDOW= ./train` restores the default.
+ * prints one line that names the variable, quotes the value, says what is
+ * wrong with it (the parser's reason, through bad()) and shows the accepted
+ * form, and the run behaves as CAPTURE_WINDOW=off. An empty value counts as
+ * unset, so `CAPTURE_WINDOW= ./train` restores the default.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -44,18 +45,44 @@ void cw_log(const char *fmt, ...) {
 
 /* ---- small strict parsers -------------------------------------------- */
 
-/* A decimal integer in [0, 2^62] filling [s, end). No sign, no spaces. */
-static bool parse_count(const char *s, const char *end, long long *out) {
+/* Why the value being parsed is bad: set by bad(), printed by reject(). */
+static char reason[192];
+
+static bool bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool bad(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+/* A decimal integer in [min, 2^62] filling [s, end), no sign, no spaces;
+   `what` names it in the reason (COUNT, LINE, ...; NULL: the whole value,
+   which the message quotes already). */
+static bool parse_number(const char *what, const char *s, const char *end, long long min,
+                         long long *out) {
+  int len = (int)(end - s);
   long long v = 0;
-  if (s == end) return false;
-  for (; s < end; s++) {
-    if (*s < '0' || *s > '9') return false;
+  if (s == end) return bad("%s is missing", what);
+  for (const char *c = s; c < end; c++) {
+    if (*c < '0' || *c > '9')
+      return what ? bad("%s '%.*s' is not a decimal number", what, len, s)
+                  : bad("not a decimal number");
     /* Checked before the multiplication: v * 10 may not fit a long long. */
-    if (v > ((1LL << 62) - (*s - '0')) / 10) return false;
-    v = v * 10 + (*s - '0');
+    if (v > ((1LL << 62) - (*c - '0')) / 10)
+      return what ? bad("%s '%.*s' is larger than 2^62", what, len, s)
+                  : bad("larger than 2^62");
+    v = v * 10 + (*c - '0');
   }
+  if (v < min) return what ? bad("%s must be >= %lld, got %lld", what, min, v)
+                           : bad("it must be >= %lld", min);
   *out = v;
   return true;
+}
+
+static bool parse_whole_number(const char *value, long long min, long long *out) {
+  return parse_number(NULL, value, value + strlen(value), min, out);
 }
 
 /* Appends *item (size bytes) to array, which holds *n items: the grown
@@ -65,6 +92,8 @@ static void *append_item(void *array, size_t *n, size_t size, const void *item) 
   if (grown) {
     memcpy(grown + *n * size, item, size);
     ++*n;
+  } else {
+    bad("out of memory");
   }
   return grown;
 }
@@ -74,6 +103,7 @@ static bool for_each_item(const char *value, bool (*item)(const char *, const ch
   for (const char *s = value;;) {
     const char *comma = strchr(s, ',');
     const char *end = comma ? comma : s + strlen(s);
+    if (s == end) return bad("an empty item %s", comma ? "before a ','" : "after the last ','");
     if (!item(s, end)) return false;
     if (!comma) return true;
     s = comma + 1;
@@ -93,17 +123,29 @@ static bool split(const char *s, const char *end, char sep, const char **mid) {
   return *mid != NULL;
 }
 
+/* The words of CAPTURE_WINDOW that stand alone, never in a list. */
+static bool is_alone_word(const char *s, const char *end) {
+  size_t len = (size_t)(end - s);
+  return (len == 3 && memcmp(s, "off", 3) == 0) || (len == 4 && memcmp(s, "none", 4) == 0) ||
+         (len >= 5 && memcmp(s, "auto:", 5) == 0) || (len >= 6 && memcmp(s, "spike:", 6) == 0);
+}
+
 /* START:COUNT, START:COUNT/EVERY or START:COUNT/EVERYxTIMES. */
 static bool add_window(const char *s, const char *end) {
   struct cw_window w = {0};
   const char *colon, *slash, *x;
-  if (!split(s, end, ':', &colon) || !parse_count(s, colon, &w.start)) return false;
+  int len = (int)(end - s);
+  if (is_alone_word(s, end)) return bad("'%.*s' stands alone, not in a list", len, s);
+  if (!split(s, end, ':', &colon)) return bad("'%.*s' has no ':'", len, s);
+  if (!parse_number("START", s, colon, 0, &w.start)) return false;
   const char *count_end = split(colon + 1, end, '/', &slash) ? slash : end;
-  if (!parse_count(colon + 1, count_end, &w.count) || w.count < 1) return false;
+  if (!parse_number("COUNT", colon + 1, count_end, 1, &w.count)) return false;
   if (slash) {
     const char *every_end = split(slash + 1, end, 'x', &x) ? x : end;
-    if (!parse_count(slash + 1, every_end, &w.every) || w.every < w.count) return false;
-    if (x && (!parse_count(x + 1, end, &w.times) || w.times < 1)) return false;
+    if (!parse_number("EVERY", slash + 1, every_end, 1, &w.every)) return false;
+    if (w.every < w.count)
+      return bad("EVERY must be >= COUNT (%lld), got %lld in '%.*s'", w.count, w.every, len, s);
+    if (x && !parse_number("TIMES", x + 1, end, 1, &w.times)) return false;
   }
   struct cw_window *grown = append_item(cw_config.windows, &cw_config.n_windows, sizeof w, &w);
   if (grown) cw_config.windows = grown;
@@ -121,12 +163,14 @@ static int by_start(const void *a, const void *b) {
    another is not (the later start is skipped while one is open). */
 static bool sort_and_check_windows(void) {
   qsort(cw_config.windows, cw_config.n_windows, sizeof *cw_config.windows, by_start);
-  long long open_until = -1;
+  const struct cw_window *before = NULL; /* the one-off window before w */
   for (size_t k = 0; k < cw_config.n_windows; k++) {
     const struct cw_window *w = &cw_config.windows[k];
     if (w->every) continue;
-    if (w->start <= open_until) return false;
-    open_until = w->start + w->count - 1;
+    if (before && w->start <= before->start + before->count - 1)
+      return bad("windows %lld:%lld and %lld:%lld overlap", before->start, before->count,
+                 w->start, w->count);
+    before = w;
   }
   return true;
 }
@@ -142,17 +186,14 @@ static bool parse_windows(const char *value) {
   }
   if (strncmp(value, "auto:", 5) == 0) {
     const char *count = value + 5;
-    return parse_count(count, count + strlen(count), &cw_config.auto_count) &&
-           cw_config.auto_count >= 1;
+    return parse_number("COUNT", count, count + strlen(count), 1, &cw_config.auto_count);
   }
   if (strncmp(value, "spike:", 6) == 0) { /* spike:COUNT[xTIMES] */
     const char *count = value + 6, *end = count + strlen(count), *x;
     cw_config.spike_times = 1;
-    if (split(count, end, 'x', &x) &&
-        (!parse_count(x + 1, end, &cw_config.spike_times) || cw_config.spike_times < 1))
-      return false;
-    return parse_count(count, x ? x : end, &cw_config.spike_count) &&
-           cw_config.spike_count >= 1;
+    bool has_x = split(count, end, 'x', &x);
+    return parse_number("COUNT", count, has_x ? x : end, 1, &cw_config.spike_count) &&
+           (!has_x || parse_number("TIMES", x + 1, end, 1, &cw_config.spike_times));
   }
   return for_each_item(value, add_window) && sort_and_check_windows();
 }
@@ -162,18 +203,20 @@ static bool parse_windows(const char *value) {
 static bool add_loop_selector(const char *s, const char *end) {
   struct cw_loop_selector sel = {0};
   const char *colon = memrchr(s, ':', (size_t)(end - s));
+  int len = (int)(end - s);
   if (colon) { /* FILE:LINE */
     long long line;
-    if (colon == s || !parse_count(colon + 1, end, &line) || line < 1 || line > UINT32_MAX)
-      return false;
+    if (colon == s) return bad("FILE is missing in '%.*s'", len, s);
+    if (!parse_number("LINE", colon + 1, end, 1, &line)) return false;
+    if (line > UINT32_MAX) return bad("LINE must be <= %u, got %lld", UINT32_MAX, line);
     sel.line = (unsigned int)line;
     end = colon;
   } else { /* LABEL */
-    if (end - s < 1 || end - s > CW_LABEL_MAX) return false;
-    for (const char *c = s; c < end; c++)
-      if (!is_label_char(*c)) return false;
+    bool fits = len <= CW_LABEL_MAX;
+    for (const char *c = s; c < end && fits; c++) fits = is_label_char(*c);
+    if (!fits) return bad("LABEL must match [A-Za-z0-9_.-]{1,63}, got '%.*s'", len, s);
   }
-  if (!(sel.name = strndup(s, (size_t)(end - s)))) return false;
+  if (!(sel.name = strndup(s, (size_t)(end - s)))) return bad("out of memory");
   struct cw_loop_selector *grown =
       append_item(cw_config.loops, &cw_config.n_loops, sizeof sel, &sel);
   if (grown)
@@ -210,11 +253,15 @@ bool cw_loop_selected(const struct cw_site_v2 *site) {
 static bool add_rank_range(const char *s, const char *end) {
   const char *dash = memchr(s, '-', (size_t)(end - s));
   struct rank_range r;
-  if (dash ? !parse_count(s, dash, &r.first) || !parse_count(dash + 1, end, &r.last) ||
-                 r.last < r.first
-           : !parse_count(s, end, &r.first))
+  if (!dash) {
+    if (!parse_number("RANK", s, end, 0, &r.first)) return false;
+    r.last = r.first;
+  } else if (!parse_number("FIRST", s, dash, 0, &r.first) ||
+             !parse_number("LAST", dash + 1, end, 0, &r.last)) {
     return false;
-  if (!dash) r.last = r.first;
+  } else if (r.last < r.first) {
+    return bad("LAST must be >= FIRST (%lld), got %lld", r.first, r.last);
+  }
   struct rank_range *grown = append_item(rank_ranges, &n_rank_ranges, sizeof r, &r);
   if (grown) rank_ranges = grown;
   return grown != NULL;
@@ -225,7 +272,12 @@ static bool parse_ranks(const char *value) {
 }
 
 static bool parse_rank(const char *value) {
-  return parse_count(value, value + strlen(value), &cw_config.rank);
+  return parse_whole_number(value, 0, &cw_config.rank);
+}
+
+/* The reason of a value that is none of a variable's words. */
+static bool no_such_choice(void) {
+  return bad("no such choice");
 }
 
 /* ---- CAPTURE_WINDOW_TRIGGER / _VERBOSE --------------------------------- */
@@ -241,17 +293,17 @@ static bool parse_trigger(const char *value) {
       cw_config.trigger = forms[k].bits;
       return true;
     }
-  return false;
+  return no_such_choice();
 }
 
 static bool parse_flag(const char *value, int *flag) {
-  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) return false;
+  if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0) return no_such_choice();
   *flag = value[0] == '1';
   return true;
 }
 
 static bool parse_verbose(const char *value) {
-  int flag;
+  int flag = 0;
   if (!parse_flag(value, &flag)) return false;
   cw_config.verbose = flag;
   return true;
@@ -270,20 +322,16 @@ static bool parse_signal(const char *value) {
   if (strncmp(value, "SIG", 3) == 0) value += 3;
   if (strcmp(value, "USR1") == 0) cw_config.signal_number = SIGUSR1;
   else if (strcmp(value, "USR2") == 0) cw_config.signal_number = SIGUSR2;
-  else return false;
+  else return no_such_choice();
   return true;
 }
 
-static bool parse_positive(const char *value, long long *out) {
-  return parse_count(value, value + strlen(value), out) && *out >= 1;
-}
-
 static bool parse_align(const char *value) {
-  return parse_positive(value, &cw_config.align);
+  return parse_whole_number(value, 1, &cw_config.align);
 }
 
 static bool parse_count_setting(const char *value) {
-  return parse_positive(value, &cw_config.count);
+  return parse_whole_number(value, 1, &cw_config.count);
 }
 
 static bool parse_steps(const char *value) {
@@ -294,7 +342,7 @@ static bool parse_steps(const char *value) {
       cw_config.steps = k;
       return true;
     }
-  return false;
+  return no_such_choice();
 }
 
 /* ---- CAPTURE_WINDOW_TIMES ---------------------------------------------- */
@@ -304,8 +352,10 @@ static const char *times_pattern;
 
 /* Any path whose `%` are %p (pid), %r (rank) or %% (a `%`). */
 static bool parse_times(const char *value) {
-  for (const char *c = strchr(value, '%'); c; c = strchr(c + 2, '%'))
-    if (c[1] != 'p' && c[1] != 'r' && c[1] != '%') return false;
+  for (const char *c = strchr(value, '%'); c; c = strchr(c + 2, '%')) {
+    if (!c[1]) return bad("a lone %% ends it");
+    if (c[1] != 'p' && c[1] != 'r' && c[1] != '%') return bad("%%%c is not %%p, %%r or %%%%", c[1]);
+  }
   times_pattern = value;
   return true;
 }
@@ -363,8 +413,8 @@ static const char *env(const char *name) {
 }
 
 static bool reject(const char *name, const char *value, const char *accepted) {
-  cw_log("%s='%s' is invalid (expected %s); capture is off for this run", name, value,
-         accepted);
+  cw_log("%s='%s' is invalid: %s (expected %s); capture is off for this run", name, value,
+         reason, accepted);
   cw_config.off = true;
   return false;
 }
@@ -402,6 +452,9 @@ void cw_config_load(void) {
   if (valid && (rank_ranges || (times_pattern && strstr(times_pattern, "%r"))))
     valid = read_rank();
   if (valid) apply_rank_filter();
+  const char *windows = env("CAPTURE_WINDOW");
+  if (valid && cw_config.verbose && windows && strcmp(windows, "off") == 0)
+    cw_log("CAPTURE_WINDOW=off: capture is off for this run");
   if (times_pattern && !cw_config.off) expand_times_path();
   cw_config.nvtx_tool = env("NVTX_INJECTION64_PATH") != NULL;
   cw_config.step_ranges_always = cw_config.nvtx_tool && cw_config.steps == CW_STEPS_ALL;

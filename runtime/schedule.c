@@ -138,11 +138,12 @@ bool cw_auto_settled(struct cw_loop *loop, long long i) {
       if (off > worst) worst = off;
     }
     if (median > 0 && worst <= AUTO_TOLERANCE) {
+      char shown[CW_DURATION_MAX];
+      cw_format_duration(shown, sizeof shown, median);
       if (cw_config.verbose)
         cw_log("auto: loop '%s' (%s:%u) settled at iteration %lld: last %d steps within "
-               "%.1f%% of their median %.3f ms",
-               site->label, site->file, site->line, i, CW_AUTO_STEPS, worst * 100,
-               median / 1e6);
+               "%.1f%% of their median %s",
+               site->label, site->file, site->line, i, CW_AUTO_STEPS, worst * 100, shown);
       return true;
     }
   }

@@ -23,6 +23,17 @@
 
 /* Fewer steps before a window than this: nothing to judge it against. */
 #define MIN_BEFORE 5
+/* A window differs from the steps before it when one of its steps takes
+   more than twice their median, or its median less than half of it (and
+   in both cases by more than 4 MADs). Twice, not plan's 1.5x: the
+   self-check judges a few steps against a few, and a second program on the
+   same core can slow every step by 1.5-1.8x for a while; an evaluation or
+   a checkpoint step takes several times a training step. And by more than
+   100 us: what the thread waits for a CPU is left out of its steps, but
+   interrupts and a hypervisor's pauses are not, and they add tens of us to
+   a step now and then. */
+#define JUDGE_RATIO 2.0
+#define JUDGE_MIN_NS 100000.0
 
 static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cw_loop *all_loops, **all_tail = &all_loops; /* in creation order */
@@ -45,10 +56,16 @@ void cw_selfcheck_window(struct cw_loop *loop, struct cw_window_record *record) 
 
 /* Closes the time of the iteration begun last, if it was timed, and starts
    timing the next one if keep_timing; called at an iteration's begin and,
-   with keep_timing false, at loop exit (time across an exit is no step). */
+   with keep_timing false, at loop exit (time across an exit is no step).
+   For the self-check a step's time leaves out what the thread waited for a
+   CPU meanwhile (a busy machine's share, not the program's), and the next
+   step starts after that reading, so its cost is in no step. */
 void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now) {
+  long long waited = cw_config.self_check ? cw_run_delay_ns() : -1;
   if (loop->last_begin_ns) {
     double step = (double)(now - loop->last_begin_ns);
+    if (waited >= 0 && loop->last_wait_ns >= 0) step -= (double)(waited - loop->last_wait_ns);
+    if (step < 0) step = 0;
     struct cw_window_record *r = loop->last_record >= 0 ? &loop->records[loop->last_record] : NULL;
     if (r && r->n_steps < CW_WINDOW_STEPS)
       r->steps[r->n_steps++] = step;
@@ -60,8 +77,16 @@ void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now) {
       if (loop->n_recent < CW_AUTO_STEPS) loop->n_recent++;
     }
   }
-  loop->last_begin_ns = keep_timing ? now : 0;
+  loop->last_wait_ns = waited;
+  loop->last_begin_ns = keep_timing ? (waited >= 0 ? cw_now_ns() : now) : 0;
   if (!keep_timing) loop->n_recent = 0;
+}
+
+/* The step being timed starts again now (what came before was no part of
+   it: the window's opening, its log line). */
+void cw_time_restart(struct cw_loop *loop) {
+  loop->last_wait_ns = cw_config.self_check ? cw_run_delay_ns() : -1;
+  loop->last_begin_ns = cw_now_ns();
 }
 
 /* The report runs at exit, when a library holding the descriptor may be
@@ -105,14 +130,10 @@ static void append(char *buf, size_t size, size_t *len, const char *fmt, ...) {
   if (n > 0) *len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
 }
 
-/* "12.345 ms", "3.210 us" or "45 ns": steps range from nanoseconds to seconds. */
 static void append_duration(char *buf, size_t size, size_t *len, double ns) {
-  if (ns >= 1e6)
-    append(buf, size, len, "%.3f ms", ns / 1e6);
-  else if (ns >= 1e3)
-    append(buf, size, len, "%.3f us", ns / 1e3);
-  else
-    append(buf, size, len, "%.0f ns", ns);
+  char text[CW_DURATION_MAX];
+  cw_format_duration(text, sizeof text, ns);
+  append(buf, size, len, "%s", text);
 }
 
 static void describe_plan(char *buf, size_t size, size_t *len, const struct cw_loop *loop) {
@@ -143,9 +164,18 @@ static void append_steps(char *buf, size_t size, size_t *len, double median, dou
   append(buf, size, len, ", spread %.1f%%", median > 0 ? 100 * mad / median : 0);
 }
 
+/* Whether x exceeds y by more than the self-check's margin (JUDGE_RATIO)
+   around the steps before (median m, MAD d). */
+static bool beyond(double x, double y, double m, double d) {
+  double margin = (JUDGE_RATIO - 1) * (m < y ? m : y);
+  if (margin < 4 * d) margin = 4 * d;
+  if (margin < JUDGE_MIN_NS) margin = JUDGE_MIN_NS;
+  return x - y > margin;
+}
+
 /* One window: its steps, and the verdict against the steps before it. */
 static void report_window(char *buf, size_t size, size_t *len, const struct cw_window_record *r) {
-  double median = median_of(r->steps, r->n_steps);
+  double median = median_of(r->steps, r->n_steps), m = r->before_median, d = r->before_mad;
   append(buf, size, len, "; window %lld-%lld: ", r->first, r->last);
   append_steps(buf, size, len, median, cw_mad(r->steps, r->n_steps, median));
   if (cw_nsight_compute_attached()) { /* kernel replay makes every profiled step slow */
@@ -160,19 +190,24 @@ static void report_window(char *buf, size_t size, size_t *len, const struct cw_w
   }
   int slowest = -1, n_slow = 0;
   for (int k = 0; k < r->n_steps; k++)
-    if (cw_is_slow(r->steps[k], r->before_median, r->before_mad)) {
+    if (beyond(r->steps[k], m, m, d)) {
       n_slow++;
       if (slowest < 0 || r->steps[k] > r->steps[slowest]) slowest = k;
     }
-  if (slowest < 0)
-    append(buf, size, len, ": steady (the %d steps before: ", r->n_before);
-  else
+  bool faster = slowest < 0 && median > 0 && beyond(m, median, m, d);
+  if (slowest >= 0)
     append(buf, size, len, ": step %lld is %.1fx slower than the %d steps before (",
-           r->first + slowest, r->steps[slowest] / r->before_median, r->n_before);
-  append_steps(buf, size, len, r->before_median, r->before_mad);
+           r->first + slowest, r->steps[slowest] / m, r->n_before);
+  else if (faster)
+    append(buf, size, len, ": its steps are %.1fx faster than the %d steps before (",
+           m / median, r->n_before);
+  else
+    append(buf, size, len, ": steady (the %d steps before: ", r->n_before);
+  append_steps(buf, size, len, m, d);
   append(buf, size, len, ")");
   if (n_slow > 1) append(buf, size, len, ", %d steps slow", n_slow);
   if (slowest >= 0) append(buf, size, len, ": not steady state (eval? checkpoint?)");
+  if (faster) append(buf, size, len, ": not steady state (the steps before still warming up?)");
 }
 
 /* One line for one site, over every thread that ran it. */

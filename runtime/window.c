@@ -84,11 +84,8 @@ static void open_window(struct cw_loop *loop, long long i, long long count, long
     cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
            why, site->label, site->file, site->line, i, i, count, cw_thread_id());
   /* Neither the profiler's start-up nor the log line is part of the step. */
-  if (loop->last_begin_ns || loop->step_begin_ns) {
-    long long now = cw_now_ns();
-    if (loop->last_begin_ns) loop->last_begin_ns = now;
-    if (loop->step_begin_ns) loop->step_begin_ns = now;
-  }
+  if (loop->last_begin_ns) cw_time_restart(loop);
+  if (loop->step_begin_ns) loop->step_begin_ns = cw_now_ns();
 }
 
 static void close_window(struct cw_loop *loop, long long last, const char *why) {

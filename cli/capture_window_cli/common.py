@@ -16,6 +16,20 @@ def usage():
     return Usage("\n".join(HELP.splitlines()[3:8]))
 
 
+def verb_help(verb):
+    """VERB's part of the manual (this package's docstring): its synopsis
+    lines, with their continuations, and the paragraphs that begin with it."""
+    synopsis, mine = [], False
+    for line in HELP.strip().split("\n\n")[1].splitlines():
+        if line.startswith("  " + ME):
+            mine = line.startswith(f"  {ME} {verb} ")
+        if mine:
+            synopsis.append(line)
+    paragraphs = [p.strip("\n") for p in HELP.split("\n\n")[2:]]
+    return "\n\n".join(["usage:\n" + "\n".join(synopsis),
+                        *(p for p in paragraphs if p.startswith(verb + " "))])
+
+
 def nsys_command():
     return os.environ.get("NSYS") or "nsys"
 
@@ -26,6 +40,19 @@ def human(size):
         if size >= scale:
             return f"{size / scale:.1f} {unit}"
     return f"{size} bytes"
+
+
+def duration(ns):
+    """A duration by the one unit rule (docs/environment.md, "Durations";
+    runtime/stats.c cw_format_duration is the same): whole nanoseconds
+    below 1 us, else 3 significant digits in the largest of us, ms and s
+    that keeps the number at 1 or more: 850 ns, 1.23 us, 45.6 ms, 508 us."""
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if abs(ns) >= scale * 0.9995:       # what rounds to 1.00 in this unit
+            v = ns / scale
+            digits = 0 if abs(v) >= 99.95 else 1 if abs(v) >= 9.995 else 2
+            return f"{v:.{digits}f} {unit}"
+    return f"{ns:.0f} ns"
 
 
 def commas(n):

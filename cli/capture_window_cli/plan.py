@@ -374,3 +374,9 @@ def cmd_plan(args):
     if opts["plot"]:
         plot(opts["plot"], results)  # without matplotlib: says so, the report stands
     return status
+
+
+def help_text():
+    """What `capture-window plan --help` prints (the entry point calls it)."""
+    from .common import verb_help
+    return verb_help("plan")

@@ -3,10 +3,19 @@
 
 A fenced ```sh block right after a `<!-- test -->` line is run; the blocks
 of one Markdown file run in order, in one scratch folder, each with
-`sh -e`, so a later block sees what an earlier one built or installed. An
-optional ```text block right after an `<!-- output -->` line that follows
-the sh block gives lines its output (stdout and stderr) must contain, in
-order; `...` in a line matches any text.
+`sh -e`, so a later block sees what an earlier one built or installed.
+
+Every block that shows output is checked or says it is not:
+  <!-- output -->    right after a test block, before a ```text block: the
+                     block is the output (stdout and stderr) of the test
+                     block, every line, in order; `...` in a line matches
+                     any text, and a line of just `...` any number of lines
+                     (so a reader sees where lines were left out).
+  <!-- excerpt -->   before any other block of output (```text or a block
+                     with no language): shown, not run here (it needs a
+                     GPU, or it is the output of a reader's own program).
+--lint checks that every ```text block and every block with no language
+carries one of the two, and runs nothing.
 
 The scratch folder looks like the repository root to the commands: build/
 is the build folder, samples/, annotations/, cli/, docs/ link to the
@@ -15,6 +24,7 @@ there). Blocks that need a GPU are not marked; tests/gpu/gpu_checks.py runs
 those.
 
 Usage: run_doc_blocks.py --source DIR --build DIR FILE.md...
+       run_doc_blocks.py --lint FILE.md...
 """
 import argparse
 import os
@@ -58,21 +68,42 @@ def blocks(path):
     return out
 
 
-def matches(pattern, line):
-    parts = [re.escape(p) for p in pattern.split("...")]
-    return re.fullmatch(".*".join(parts), line.rstrip()) is not None
+def pattern_of(expected):
+    """A regex for output lines as EXPECTED shows them (each line ends in \\n)."""
+    return "".join("(?:.*\n)*?" if want.strip() == "..." else
+                   ".*".join(map(re.escape, want.rstrip().split("..."))) + "[ \t]*\n"
+                   for want in expected)
 
 
-def contains_in_order(output, expected):
-    lines = output.splitlines()
-    k = 0
-    for want in expected:
-        while k < len(lines) and not matches(want, lines[k]):
-            k += 1
-        if k == len(lines):
-            return want
-        k += 1
-    return None
+def first_difference(output, expected):
+    """None if OUTPUT's lines are EXPECTED's (a line `...`: any lines), else
+    the first expected line that does not fit."""
+    text = "".join(line.rstrip() + "\n" for line in output.splitlines())
+    if re.fullmatch(pattern_of(expected), text):
+        return None
+    fits = max((n for n in range(len(expected) + 1) if re.match(pattern_of(expected[:n]), text)))
+    return (f"the line {expected[fits]!r} where the output has other lines" if fits < len(expected)
+            else "no more lines, the output has more")
+
+
+def unmarked(path):
+    """FILE:LINE of each output block (```text, or no language) that is
+    neither <!-- output --> nor <!-- excerpt -->."""
+    lines = open(path).read().splitlines()
+    out, i, fenced = [], 0, False
+    for i, line in enumerate(lines):
+        m = FENCE.match(line)
+        if not m and not line.startswith("```"):
+            continue
+        if fenced:
+            fenced = False
+            continue
+        fenced = True
+        before = next((l.strip() for l in reversed(lines[:i]) if l.strip()), "")
+        if m and m.group(1) in ("", "text") and before != "<!-- output -->" \
+                and not before.startswith("<!-- excerpt"):
+            out.append(f"{path}:{i + 1}")
+    return out
 
 
 def run_file(path, source, build):
@@ -91,11 +122,11 @@ def run_file(path, source, build):
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, timeout=600)
             output = p.stdout
-            missing = contains_in_order(output, expected) if expected else None
-            if p.returncode != 0 or missing is not None:
+            differs = first_difference(output, expected) if expected is not None else None
+            if p.returncode != 0 or differs is not None:
                 failures += 1
                 why = (f"exit status {p.returncode}" if p.returncode
-                       else f"output lacks the line {missing!r}")
+                       else f"output differs: expected {differs}")
                 print(f"FAIL: {where}: {why}\n--- block:\n{code}--- output:\n{output}")
             else:
                 print(f"ok: {where}")
@@ -106,10 +137,17 @@ def run_file(path, source, build):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--build", required=True)
+    ap.add_argument("--source")
+    ap.add_argument("--build")
+    ap.add_argument("--lint", action="store_true")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
+    if a.lint:
+        bad = [where for f in a.files for where in unmarked(f)]
+        for where in bad:
+            print(f"{where}: a block of output without <!-- output --> or <!-- excerpt -->")
+        print(f"{len(bad)} unmarked block(s) in {len(a.files)} file(s)")
+        return 1 if bad else 0
     failures = total = 0
     for f in a.files:
         n_fail, n = run_file(os.path.abspath(f), os.path.abspath(a.source),

@@ -24,4 +24,5 @@
 //
 // cw-run: CAPTURE_WINDOW_VERBOSE=1 CAPTURE_WINDOW=off
 // cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW=off: capture is off for this run
 #include "env_program.h"

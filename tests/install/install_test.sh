@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Contract section 6: after `cmake --install build --prefix P`,
-# `pkg-config --cflags --libs capture-window` prints exactly the GCC flags,
-# and a program built with nothing but those flags captures its window.
+# `pkg-config --cflags --libs capture-window` prints exactly the GCC flags
+# (with an rpath to the installed runtime), and a program built with nothing
+# but those flags runs from any folder, without LD_LIBRARY_PATH, and
+# captures its window.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 source=$2
@@ -12,7 +14,7 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 fail() { echo "FAIL: $*"; exit 1; }
 
 flags=$(pkg-config --cflags --libs capture-window | sed "s/ *$//")  # pkg-config ends with a space
-want="-fplugin=$prefix/lib/capture-window/capture_window.so -I$prefix/include -L$prefix/lib -lcapture_window"
+want="-fplugin=$prefix/lib/capture-window/capture_window.so -I$prefix/include -L$prefix/lib -Wl,-rpath,$prefix/lib -lcapture_window"
 [ "$flags" = "$want" ] || fail "pkg-config printed '$flags', expected '$want'"
 plugin=$(pkg-config --variable=gcc_plugin capture-window)
 [ "$plugin" = "$prefix/lib/capture-window/capture_window.so" ] && [ -f "$plugin" ] ||
@@ -35,7 +37,9 @@ fi
 # shellcheck disable=SC2086
 gcc $(pkg-config --cflags capture-window) "$source/samples/train_cpu.c" \
     $(pkg-config --libs capture-window) -o "$prefix/train_cpu"
-log=$(CAPTURE_WINDOW_VERBOSE=1 LD_LIBRARY_PATH=$prefix/lib "$prefix/train_cpu" 2>&1 >/dev/null)
+! grep -n 'PREFIX\|cmake --install' "$PKG_CONFIG_PATH/capture-window.pc" ||
+  fail "the installed .pc keeps a comment on its making"
+log=$(cd / && env -u LD_LIBRARY_PATH CAPTURE_WINDOW_VERBOSE=1 "$prefix/train_cpu" 2>&1 >/dev/null)
 echo "$log" | grep -q "held iterations 30-32" || fail "installed build did not capture 30-32: $log"
 
 # The static library works too (its private libs come from Libs.private).

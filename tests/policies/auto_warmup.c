@@ -10,7 +10,7 @@
 //
 // cw-run: CAPTURE_WINDOW=auto:3 CAPTURE_WINDOW_VERBOSE=1 --auto=step:15:3
 // cw-stderr-re: capture_window: loop 'step' \(\S*auto_warmup\.c:\d+, main\) is active
-// cw-stderr-re: capture_window: auto: loop 'step' \(\S*auto_warmup\.c:\d+\) settled at iteration \d+: last 5 steps within [0-9.]+% of their median 10\.\d+ ms
+// cw-stderr-re: capture_window: auto: loop 'step' \(\S*auto_warmup\.c:\d+\) settled at iteration \d+: last 5 steps within [0-9.]+% of their median 10\.\d ms
 // cw-stderr-re: capture_window: profiler started \(cuProfilerStart: 0\)
 // cw-stderr-re: capture_window: window opened \(auto\): loop 'step' \(\S*auto_warmup\.c:\d+\) iteration \d+, window \d+:3, thread \d+
 // cw-stderr-re: capture_window: profiler stopped \(cuProfilerStop: 0\)
