@@ -135,7 +135,12 @@ cw_instrument_spec_loops (tree fndecl, hash_map<tree, location_t> *pragma_loops)
   c.pragma_loops = pragma_loops;
   for (cw_loop_arg &a : cw_loop_args)
     if (a.spec.by_function)
-      claim_outermost_loop (name, &a, outer, &c);
+      {
+	/* A lambda has no name of its own (its scopes would give it the
+	   enclosing function's): its loops are named by FILE:LINE. */
+	if (!cw_is_lambda_body (fndecl))
+	  claim_outermost_loop (name, &a, outer, &c);
+      }
     else
       for (tree *tp : all)
 	if (loop_is_at (*tp, &a.spec))
