@@ -499,10 +499,10 @@ instrument_unmarked_loop (tree *tp, tree fndecl, hash_map<tree, int> *gotos)
 		 xl.line);
   if (body_is_enterable (loop, gotos))
     {
+      char buf[256];
       if (cw_verbose)
-	inform (loc, "capture_window: loop \"%s\" not instrumented: its body "
-		"can be entered by a goto or a case label from outside",
-		p.window.label);
+	inform (loc, "%s", cw_format_loop_left_alone (buf, sizeof buf,
+						       p.window.label));
       return;
     }
   cw_instrument_loop (tp, loop, &p, fndecl);
