@@ -25,7 +25,7 @@
 //
 // cw-run: "CAPTURE_WINDOW_LOOPS=step;eval" --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='step;eval' is invalid (expected LABEL or FILE:LINE[,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='step;eval' is invalid (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_RANKS=x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
