@@ -27,7 +27,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Regex.h"
 
 #include <functional>
 #include <set>
@@ -188,7 +190,9 @@ void addFunctionLoops(const SourceManager &SM, Stmt *Body,
 
 class FindLoops : public RecursiveASTVisitor<FindLoops> {
 public:
-  FindLoops(const SourceManager &SM, UnitState &State) : SM(SM), State(State) {}
+  FindLoops(const ASTContext &Context, UnitState &State)
+      : SM(Context.getSourceManager()), Lang(Context.getLangOpts()),
+        State(State) {}
 
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody())
@@ -215,7 +219,7 @@ public:
 
   /* A lambda's body is its call operator's; all-loops names it so. */
   bool VisitLambdaExpr(LambdaExpr *L) {
-    if (State.AllLoops)
+    if (State.AllLoops && !isConstexprLambda(L))
       addFunctionLoops(SM, L->getBody(),
                        L->getCallOperator()->getNameAsString(), State);
     return true;
@@ -236,6 +240,24 @@ public:
   }
 
 private:
+  /* Since C++17 a lambda's call operator is constexpr when it can be, so
+     only the keyword, between its parameters and its body, says that it
+     must be (and could not hold the site's static variable). */
+  bool isConstexprLambda(const LambdaExpr *L) const {
+    SourceLocation From = L->getIntroducerRange().getEnd();
+    if (const TypeSourceInfo *Type = L->getCallOperator()->getTypeSourceInfo())
+      if (auto Proto = Type->getTypeLoc().getAs<FunctionTypeLoc>())
+        if (Proto.getRParenLoc().isValid())
+          From = Proto.getRParenLoc();
+    SourceLocation To = L->getBody()->getBeginLoc();
+    if (From.isMacroID() || To.isMacroID())
+      return L->getCallOperator()->isConstexpr(); /* cannot tell: leave it */
+    llvm::StringRef Between = Lexer::getSourceText(
+        CharSourceRange::getCharRange(From, To), SM, Lang);
+    static const llvm::Regex Keyword("(^|[^A-Za-z0-9_])const(expr|eval)($|[^A-Za-z0-9_])");
+    return Keyword.match(Between);
+  }
+
   void add(const Stmt *Loop, unsigned K) {
     std::string Key = loopKey(SM, keywordLoc(Loop));
     auto It = State.SpecLoops.find(Key);
@@ -249,6 +271,7 @@ private:
   }
 
   const SourceManager &SM;
+  const LangOptions &Lang;
   UnitState &State;
 };
 
@@ -256,7 +279,7 @@ class FindLoopsConsumer : public ASTConsumer {
 public:
   explicit FindLoopsConsumer(UnitState &State) : State(State) {}
   void HandleTranslationUnit(ASTContext &Context) override {
-    FindLoops(Context.getSourceManager(), State)
+    FindLoops(Context, State)
         .TraverseDecl(Context.getTranslationUnitDecl());
   }
 
