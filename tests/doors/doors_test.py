@@ -56,6 +56,9 @@ PLUGIN_ROWS = [
     ("loop-optional", ["loop-optional=t.c:99"], 0, ["!error"]),
     ("all-loops", ["verbose", "all-loops"], 0, [note("for", 3, "f.3", "0:1"), MINE]),
     ("all-loops", ["verbose", "all-loops=2:3"], 0, [note("for", 3, "f.3", "2:3"), MINE]),
+    # "loops with a pragma keep its arguments", and so do a spec's, once.
+    ("all-loops", ["verbose", "all-loops", "loop=t.c:3:4:2:lp"], 0,
+     [note("for", 3, "lp", "4:2"), '!label "f.3"', MINE]),
 ]
 ROWS = [(door,) + row for door in ("gcc", "clang") for row in PLUGIN_ROWS] + [
     ("rewrite", "-o", ["-o", "OUT"], 0, ["OUT:cw_loop_enter_v2(&__cw_site_0)"]),
