@@ -175,7 +175,7 @@ void addAutoLoops(const SourceManager &SM, Stmt *S, const std::string &Function,
 /* A function whose loops all-loops leaves alone: a static variable cannot
    be in a constant-evaluated function, nor the runtime called from device
    code. */
-bool keepsItsLoops(const FunctionDecl *F) {
+bool allLoopsLeavesAlone(const FunctionDecl *F) {
   return F->isConstexpr() ||
          (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()) ||
          F->hasAttr<CUDAGlobalAttr>();
@@ -197,7 +197,7 @@ public:
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody())
       return true;
-    if (State.AllLoops && !keepsItsLoops(F))
+    if (State.AllLoops && !allLoopsLeavesAlone(F))
       addFunctionLoops(SM, F->getBody(), F->getNameAsString(), State);
     std::string Name = qualifiedName(F);
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
