@@ -7,6 +7,7 @@
  *   schedule.c   when windows open: listed, periodic, automatic, signal-armed
  *   selfcheck.c  step times inside and outside windows; the report at exit
  *   times.c      CAPTURE_WINDOW_TIMES: every step's time, written to a file
+ *   site.c       the name of a template instantiation's loop (tmpl<int>)
  *   stats.c      median, spread and the slow-step rule (docs/where-to-cut.md)
  *   clock.c      the monotonic clock and the thread id
  *   nvtx.c       the NVTX3 events (the only file that includes NVTX), and
@@ -16,8 +17,8 @@
  * Calls point one way: window.c decides nothing about when, it asks
  * schedule.c (which returns its decision) and acts on the answer through
  * nvtx.c and profiler.c, and feeds selfcheck.c and times.c; schedule.c,
- * selfcheck.c and times.c call only options.c, clock.c and stats.c, which
- * call nothing.
+ * selfcheck.c and times.c call only options.c, clock.c, stats.c and
+ * site.c, which call nothing.
  */
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H
@@ -45,10 +46,12 @@ struct cw_window {
 /* CAPTURE_WINDOW_STEPS: which iterations get their own `L#i` range. */
 enum { CW_STEPS_ALL, CW_STEPS_WINDOW, CW_STEPS_OFF };
 
-/* A CAPTURE_WINDOW_LOOPS entry: a label, or FILE:LINE (line > 0). */
+/* A CAPTURE_WINDOW_LOOPS entry: a label, or FILE:LINE (line > 0), and
+   @INSTANCE, one template instantiation's (site.c), or NULL. */
 struct cw_loop_selector {
   char *name;
   unsigned int line;
+  char *instance;
 };
 
 /* The run's policy, filled once from the environment (options.c). */
@@ -101,6 +104,15 @@ bool cw_is_slow(double ns, double median, double mad);
 /* "508 us": the one unit rule of docs/environment.md, as cli common.duration */
 enum { CW_DURATION_MAX = 24 };
 void cw_format_duration(char *buf, size_t size, double ns);
+
+/* site.c: a template instantiation's name, tmpl<int> (at most
+   CW_INSTANCE_MAX - 1 characters); false for a site outside templates.
+   cw_site_at gives "@NAME" or "", for messages: "FILE:LINE@NAME". */
+#define CW_INSTANCE_MAX 256
+bool cw_site_instance(const struct cw_site_v2 *site, char *out, size_t size);
+const char *cw_site_at(const struct cw_site_v2 *site, char *buf, size_t size);
+/* cw_site_at into a buffer that lives as long as the enclosing block. */
+#define CW_SITE_AT(site) cw_site_at((site), (char[CW_INSTANCE_MAX + 1]){0}, CW_INSTANCE_MAX + 1)
 
 /* clock.c */
 long long cw_now_ns(void);

@@ -30,9 +30,10 @@ struct cw_loop {
      calls the runtime only for iterations at or after attention_at. */
   struct cw_loop_v2 head;
   struct cw_site_v2 *site;
-  /* The exit report's copy of the site's label, file and line: by then a
-     dlclose() may have unmapped the descriptor (selfcheck.c). */
-  const char *label, *file;
+  /* The exit report's copy of the site's label, file, line and "@NAME" of
+     its instantiation (or ""): by then a dlclose() may have unmapped the
+     descriptor (selfcheck.c). */
+  const char *label, *file, *at;
   unsigned int line;
 
   /* The plan: windows listed in CAPTURE_WINDOW or the pragma's own. */

@@ -98,10 +98,20 @@ static void *append_item(void *array, size_t *n, size_t size, const void *item) 
   return grown;
 }
 
+/* The next comma of s outside <...> (an instantiation's name, tmpl<int,long>,
+   holds commas), or NULL. */
+static const char *next_comma(const char *s) {
+  for (int depth = 0; *s; s++)
+    if (*s == '<') depth++;
+    else if (*s == '>' && depth > 0) depth--;
+    else if (*s == ',' && depth == 0) return s;
+  return NULL;
+}
+
 /* Calls `item` on each comma-separated piece; false if one is empty or bad. */
 static bool for_each_item(const char *value, bool (*item)(const char *, const char *)) {
   for (const char *s = value;;) {
-    const char *comma = strchr(s, ',');
+    const char *comma = next_comma(s);
     const char *end = comma ? comma : s + strlen(s);
     if (s == end) return bad("an empty item %s", comma ? "before a ','" : "after the last ','");
     if (!item(s, end)) return false;
@@ -202,6 +212,12 @@ static bool parse_windows(const char *value) {
 
 static bool add_loop_selector(const char *s, const char *end) {
   struct cw_loop_selector sel = {0};
+  const char *at = memchr(s, '@', (size_t)(end - s));
+  if (at) { /* ...@INSTANCE */
+    if (at + 1 == end) return bad("INSTANCE is missing after '@' in '%.*s'", (int)(end - s), s);
+    if (!(sel.instance = strndup(at + 1, (size_t)(end - at - 1)))) return bad("out of memory");
+    end = at;
+  }
   const char *colon = memrchr(s, ':', (size_t)(end - s));
   int len = (int)(end - s);
   if (colon) { /* FILE:LINE */
@@ -222,7 +238,7 @@ static bool add_loop_selector(const char *s, const char *end) {
   if (grown)
     cw_config.loops = grown;
   else
-    free(sel.name);
+    free(sel.name), free(sel.instance);
   return grown != NULL;
 }
 
@@ -237,12 +253,18 @@ static bool file_matches(const char *path, const char *suffix) {
   return ls == lp || path[lp - ls - 1] == '/';
 }
 
+static bool instance_matches(const struct cw_site_v2 *site, const char *wanted) {
+  char name[CW_INSTANCE_MAX];
+  return !wanted || (cw_site_instance(site, name, sizeof name) && strcmp(name, wanted) == 0);
+}
+
 bool cw_loop_selected(const struct cw_site_v2 *site) {
   if (!cw_config.loops) return true;
   for (size_t k = 0; k < cw_config.n_loops; k++) {
     const struct cw_loop_selector *sel = &cw_config.loops[k];
-    if (sel->line ? sel->line == site->line && file_matches(site->file, sel->name)
-                  : strcmp(sel->name, site->label) == 0)
+    if ((sel->line ? sel->line == site->line && file_matches(site->file, sel->name)
+                   : strcmp(sel->name, site->label) == 0) &&
+        instance_matches(site, sel->instance))
       return true;
   }
   return false;
@@ -390,7 +412,7 @@ static const struct option options[] = {
     {"CAPTURE_WINDOW",
      "off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]",
      parse_windows},
-    {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE[,...]", parse_loops},
+    {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE, each [@INSTANCE][,...]", parse_loops},
     {"CAPTURE_WINDOW_RANKS", "all or RANK or FIRST-LAST[,...]", parse_ranks},
     {"CAPTURE_WINDOW_TRIGGER", "both, cuda or nvtx", parse_trigger},
     {"CAPTURE_WINDOW_VERBOSE", "0 or 1", parse_verbose},

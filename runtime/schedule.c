@@ -112,15 +112,16 @@ long long cw_plan_signal(struct cw_loop *loop, long long i) {
   const struct cw_site_v2 *site = loop->site;
   if (loop->window_open) {
     if (cw_config.verbose)
-      cw_log("signal: loop '%s' (%s:%u) has a window open at iteration %lld; ignored",
-             site->label, site->file, site->line, i);
+      cw_log("signal: loop '%s' (%s:%u%s) has a window open at iteration %lld; ignored",
+             site->label, site->file, site->line, CW_SITE_AT(site), i);
     return attention(loop);
   }
   loop->signal_start = at;
   if (cw_config.verbose)
-    cw_log("signal: loop '%s' (%s:%u) window of %lld armed at iteration %lld (signal seen "
+    cw_log("signal: loop '%s' (%s:%u%s) window of %lld armed at iteration %lld (signal seen "
            "at %lld, align %lld), thread %ld",
-           site->label, site->file, site->line, loop->own.count, at, i, align, cw_thread_id());
+           site->label, site->file, site->line, CW_SITE_AT(site), loop->own.count, at, i, align,
+           cw_thread_id());
   return attention(loop);
 }
 
@@ -141,16 +142,17 @@ bool cw_auto_settled(struct cw_loop *loop, long long i) {
       char shown[CW_DURATION_MAX];
       cw_format_duration(shown, sizeof shown, median);
       if (cw_config.verbose)
-        cw_log("auto: loop '%s' (%s:%u) settled at iteration %lld: last %d steps within "
+        cw_log("auto: loop '%s' (%s:%u%s) settled at iteration %lld: last %d steps within "
                "%.1f%% of their median %s",
-               site->label, site->file, site->line, i, CW_AUTO_STEPS, worst * 100, shown);
+               site->label, site->file, site->line, CW_SITE_AT(site), i, CW_AUTO_STEPS, worst * 100,
+               shown);
       return true;
     }
   }
   if (i < AUTO_CAP) return false;
-  cw_log("auto: loop '%s' (%s:%u) step time did not settle within %d iterations; "
+  cw_log("auto: loop '%s' (%s:%u%s) step time did not settle within %d iterations; "
          "opening the window anyway",
-         site->label, site->file, site->line, AUTO_CAP);
+         site->label, site->file, site->line, CW_SITE_AT(site), AUTO_CAP);
   return true;
 }
 
@@ -226,10 +228,10 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
   loop->spike_start = start > index ? start : index + 1;
   const struct cw_site_v2 *site = loop->site;
   if (cw_config.verbose)
-    cw_log("spike: loop '%s' (%s:%u) slow steps %lld, %lld, %lld, %lld: every %lld steps; "
+    cw_log("spike: loop '%s' (%s:%u%s) slow steps %lld, %lld, %lld, %lld: every %lld steps; "
            "window %lld:%lld armed, thread %ld",
-           site->label, site->file, site->line, index - 3 * period, index - 2 * period,
-           index - period, index, period, loop->spike_start, cw_config.spike_count,
+           site->label, site->file, site->line, CW_SITE_AT(site), index - 3 * period,
+           index - 2 * period, index - period, index, period, loop->spike_start, cw_config.spike_count,
            cw_thread_id());
   return cw_plan_after(loop, index + 1);
 }

@@ -93,21 +93,24 @@ void cw_time_restart(struct cw_loop *loop) {
    gone (dlclose), so it reads only a copy of the site's names. */
 static void copy_names(struct cw_loop *loop) {
   const struct cw_site_v2 *site = loop->site;
-  size_t label = strlen(site->label) + 1, file = strlen(site->file) + 1;
-  char *copy = malloc(label + file);
+  const char *at = CW_SITE_AT(site);
+  size_t label = strlen(site->label) + 1, file = strlen(site->file) + 1, n_at = strlen(at) + 1;
+  char *copy = malloc(label + file + n_at);
   loop->line = site->line;
   if (!copy) {
     loop->label = loop->file = "?";
+    loop->at = "";
     return;
   }
   loop->label = memcpy(copy, site->label, label);
   loop->file = memcpy(copy + label, site->file, file);
+  loop->at = memcpy(copy + label + file, at, n_at);
 }
 
 /* A reloaded library may reuse an address: the names must match too. */
 static bool same_site(const struct cw_loop *a, const struct cw_loop *b) {
   return a->site == b->site && a->line == b->line && strcmp(a->label, b->label) == 0 &&
-         strcmp(a->file, b->file) == 0;
+         strcmp(a->file, b->file) == 0 && strcmp(a->at, b->at) == 0;
 }
 
 void cw_selfcheck_track(struct cw_loop *loop) {
@@ -224,8 +227,8 @@ static void report_site(const struct cw_loop *site) {
     iterations += l->head.next;
     opened += l->windows_opened;
   }
-  append(line, sizeof line, &len, "loop '%s' (%s:%u) ran %lld iterations", first->label,
-         first->file, first->line, iterations);
+  append(line, sizeof line, &len, "loop '%s' (%s:%u%s) ran %lld iterations", first->label,
+         first->file, first->line, first->at, iterations);
   if (threads > 1) append(line, sizeof line, &len, " in %d threads", threads);
   if (!opened && !cw_config.none) {
     append(line, sizeof line, &len, "; window ");

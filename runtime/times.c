@@ -4,7 +4,7 @@
  * (docs/environment.md, "Step times"):
  *
  *   # capture-window step times 1
- *   loop ID T<THREAD> LABEL FILE:LINE      once per loop and thread
+ *   loop ID T<THREAD> LABEL FILE:LINE[@INSTANCE]  once per loop and thread
  *   ID INDEX NS                            one line per step
  *
  * Each loop and thread fills its own buffer, written with one write() when
@@ -95,8 +95,8 @@ struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site) {
   pthread_mutex_unlock(&lock);
   /* The header goes out with the first steps: a loop that never completes
      a step leaves nothing. The site's names are copied now (dlclose). */
-  int n = snprintf(t->text, BUFFER - LINE_MAX_LEN, "loop %ld T%ld %s %s:%u\n", t->id,
-                   cw_thread_id(), site->label, site->file, site->line);
+  int n = snprintf(t->text, BUFFER - LINE_MAX_LEN, "loop %ld T%ld %s %s:%u%s\n", t->id,
+                   cw_thread_id(), site->label, site->file, site->line, CW_SITE_AT(site));
   if (n < 0 || n >= BUFFER - LINE_MAX_LEN) { /* a path of kilobytes, cut */
     n = BUFFER - LINE_MAX_LEN - 1;
     t->text[n - 1] = '\n';

@@ -81,8 +81,8 @@ static void open_window(struct cw_loop *loop, long long i, long long count, long
     if (aim) cw_nvtx_mark_aim(site->label, aim);
   }
   if (cw_config.verbose)
-    cw_log("window opened%s: loop '%s' (%s:%u) iteration %lld, window %lld:%lld, thread %ld",
-           why, site->label, site->file, site->line, i, i, count, cw_thread_id());
+    cw_log("window opened%s: loop '%s' (%s:%u%s) iteration %lld, window %lld:%lld, thread %ld",
+           why, site->label, site->file, site->line, CW_SITE_AT(site), i, i, count, cw_thread_id());
   /* Neither the profiler's start-up nor the log line is part of the step. */
   if (loop->last_begin_ns) cw_time_restart(loop);
   if (loop->step_begin_ns) loop->step_begin_ns = cw_now_ns();
@@ -99,8 +99,9 @@ static void close_window(struct cw_loop *loop, long long last, const char *why) 
   if (loop->windows_opened <= CW_RECORDED_WINDOWS)
     loop->records[loop->windows_opened - 1].last = last;
   if (cw_config.verbose)
-    cw_log("window closed%s: loop '%s' (%s:%u) held iterations %lld-%lld, thread %ld", why,
-           site->label, site->file, site->line, loop->window_first, last, cw_thread_id());
+    cw_log("window closed%s: loop '%s' (%s:%u%s) held iterations %lld-%lld, thread %ld", why,
+           site->label, site->file, site->line, CW_SITE_AT(site), loop->window_first, last,
+           cw_thread_id());
 }
 
 /* What a thread ended without finishing: pthread_exit() from a body
@@ -165,7 +166,7 @@ static CW_COLD uintptr_t activate_site(struct cw_site_v2 *site) {
       if (cw_config.nvtx_tool) site->runtime[2] = cw_nvtx_register(site->label);
     }
     if (cw_config.verbose && !cw_config.off)
-      cw_log("loop '%s' (%s:%u, %s) is %s", site->label, site->file, site->line,
+      cw_log("loop '%s' (%s:%u%s, %s) is %s", site->label, site->file, site->line, CW_SITE_AT(site),
              site->function, active ? "active" : "not selected by CAPTURE_WINDOW_LOOPS");
     __atomic_store_n(&site->runtime[0], (void *)state, __ATOMIC_RELEASE);
   }

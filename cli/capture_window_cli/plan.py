@@ -22,6 +22,7 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
 import glob
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -190,9 +191,14 @@ def suggestions(a, loops_env, program):
 
 # ---- the step-times file ----------------------------------------------------
 
+# A loop's place: FILE:LINE, and @INSTANCE for a template instantiation's.
+PLACE = re.compile(r"(.*):(\d+)(?:@(.+))?")
+
+
 def read_times(paths):
     """Loops of the files (the format of docs/environment.md, "Step times"),
-    in the order their headers come: [{label, file, line, thread, steps}]."""
+    in the order their headers come: [{label, file, line, instance, place,
+    thread, steps}]."""
     loops = []
     for path in paths:
         by_id = {}
@@ -205,8 +211,12 @@ def read_times(paths):
                     continue
                 if words[0] == "loop" and len(words) >= 5 and words[2].startswith("T"):
                     place = line.split(None, 4)[4].rstrip("\n")
-                    file, _, lineno = place.rpartition(":")
+                    m = PLACE.fullmatch(place)
+                    if not m:
+                        raise Usage(f"{ME}: plan: {path}:{n}: not a step-times line: {line.strip()!r}")
+                    file, lineno, instance = m.groups()
                     loop = {"label": words[3], "file": file, "line": int(lineno),
+                            "instance": instance or "", "place": place,
                             "thread": int(words[2][1:]), "steps": {}}
                     by_id[words[1]] = loop
                     loops.append(loop)
@@ -229,7 +239,7 @@ def duration(ns):
 
 def text_report(loop, a):
     w = a["warmup_end"]
-    lines = [f"loop '{loop['label']}' ({loop['file']}:{loop['line']}) thread {loop['thread']}: "
+    lines = [f"loop '{loop['label']}' ({loop['place']}) thread {loop['thread']}: "
              f"{a['iterations']} iterations",
              f"  warm-up: {'iterations 0-%d' % (w - 1) if w > 1 else 'iteration 0' if w == 1 else 'none'}"
              f" (steady from {w})",
@@ -253,7 +263,7 @@ def text_report(loop, a):
 
 def public(loop, a):
     return {"label": loop["label"], "file": loop["file"], "line": loop["line"],
-            "thread": loop["thread"], "iterations": a["iterations"], "warmup_end": a["warmup_end"],
+            "instance": loop["instance"], "thread": loop["thread"], "iterations": a["iterations"], "warmup_end": a["warmup_end"],
             "steady": a["steady"],
             "periodic": [{k: e[k] for k in ("every", "phase", "ratio")} for e in a["periodic"]],
             "outliers": a["outliers"], "suggest": a["suggest"]}
@@ -360,11 +370,13 @@ def cmd_plan(args):
         print(f"{ME}: plan: no step times recorded: was the program built with the capture-window "
               "plugin, and did a marked loop run?", file=sys.stderr)
         return 1
-    several = len({(l["file"], l["line"]) for l in loops}) > 1
+    several = len({l["place"] for l in loops}) > 1
     results = []
     for loop in loops:
         a = analyse(loop["steps"], opts["count"])
-        where = f"CAPTURE_WINDOW_LOOPS={os.path.basename(loop['file'])}:{loop['line']}" if several else None
+        at = "@" + loop["instance"] if loop["instance"] else ""
+        pick = f"{os.path.basename(loop['file'])}:{loop['line']}{at}"  # tmpl<int>: quoted
+        where = f"CAPTURE_WINDOW_LOOPS={shlex.quote(pick)}" if several else None
         a["suggest"] = suggestions(a, where, program)
         results.append((loop, a))
     if opts["json"]:

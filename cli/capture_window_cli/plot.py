@@ -46,7 +46,7 @@ def plot(path, results):
             for n, (start, count) in enumerate(windows_of(s["env"])):
                 ax.axvspan(start - 0.5, start + count - 0.5, color=colours[k % len(colours)],
                            alpha=0.35, label=s["env"] if n == 0 else None)
-        ax.set_title(f"loop '{loop['label']}' ({loop['file']}:{loop['line']}) thread {loop['thread']}",
+        ax.set_title(f"loop '{loop['label']}' ({loop['place']}) thread {loop['thread']}",
                      fontsize=10)
         ax.set_xlabel("step")
         ax.set_ylabel("step time (ms)")

@@ -20,6 +20,15 @@
  *             (plugin/common/cw_loop_spec.h): FILE:LINE[:START:COUNT[:LABEL]]
  *             or FUNCTION[:START:COUNT[:LABEL]] marks that loop as a pragma
  *             would; a unit with loop specs is parsed twice (cw-spec.cc).
+ *   all-loops[=START:COUNT]
+ *             every loop of the unit as if marked, as in the GCC plugin
+ *             (plugin/common/cw_all_loops.h): window START:COUNT (default
+ *             0:1), label FUNCTION.LINE; loops with a pragma keep it.  Left
+ *             alone: bodies that can be entered from outside (a note with
+ *             verbose), loops of constexpr/consteval functions, of CUDA
+ *             device functions and inside OpenMP constructs.  Also found by
+ *             the parse beforehand (cw-spec.cc).  A template's loop is lexed
+ *             once, so its label has no template arguments.
  *   Any other argument is an error that names it.
  *
  * What the user writes, directly before a for, while, do or range-for loop
@@ -95,6 +104,7 @@
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
 
+#include "cw_all_loops.h"
 #include "cw_messages.h"
 
 using namespace clang;
@@ -133,8 +143,10 @@ protected:
     auto State = std::make_shared<cw_clang::UnitState>();
     State->Verbose = Verbose;
     State->LoopArgs = LoopArgs;
+    State->AllLoops = AllLoops;
+    State->AllLoopsWindow = AllLoopsWindow;
     Preprocessor &PP = CI.getPreprocessor();
-    if (!LoopArgs.empty()) {
+    if (!LoopArgs.empty() || AllLoops) {
       cw_clang::findSpecLoops(CI, *State);
       cw_clang::watchSpecLoops(PP, State);
     }
@@ -165,8 +177,23 @@ protected:
     return true;
   }
 
+  /* -fplugin-arg-capture_window-all-loops[=START:COUNT]. */
+  bool setAllLoops(const CompilerInstance &CI, const char *Value) {
+    if (cw_parse_all_loops_value(Value, &AllLoopsWindow.start,
+                                 &AllLoopsWindow.count)) {
+      AllLoops = true;
+      return true;
+    }
+    char Text[512];
+    cw_format_bad_all_loops(Text, sizeof Text, CW_PRAGMA_NAME, Value);
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+        << Text;
+    return false;
+  }
+
   /* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, portable, loop,
-     loop-optional. */
+     loop-optional, all-loops. */
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     bool Ok = true;
@@ -182,6 +209,11 @@ protected:
       std::string Value = Eq == std::string::npos ? "" : Arg.substr(Eq + 1);
       if (Key == "loop" || Key == "loop-optional") {
         Ok &= addLoopArg(CI, Key, Value);
+        continue;
+      }
+      if (Key == "all-loops") {
+        Ok &= setAllLoops(CI, Eq == std::string::npos ? nullptr
+                                                      : Value.c_str());
         continue;
       }
       char Text[512];
@@ -204,6 +236,8 @@ protected:
 private:
   bool Verbose = false;
   std::vector<cw_clang::LoopArg> LoopArgs;
+  bool AllLoops = false;
+  struct cw_pragma AllLoopsWindow = {};
 };
 
 } // namespace

@@ -52,6 +52,12 @@ struct SpecHit {
   unsigned Other;           /* Twice: the first argument */
 };
 
+/* A loop all-loops marks (cw-spec.cc): its label, or why it is left. */
+struct AutoLoop {
+  std::string Label;        /* FUNCTION.LINE (cw_all_loops.h) */
+  bool Enterable = false;   /* its body can be entered from outside: left */
+};
+
 /* What the pragma handler learns about one translation unit.  Shared by
    the handler (owned by the preprocessor) and the AST consumer. */
 struct UnitState {
@@ -67,6 +73,11 @@ struct UnitState {
   std::vector<LoopArg> LoopArgs;
   std::map<std::string, SpecHit> SpecLoops;
   std::map<std::string, clang::SourceLocation> FirstOutermostSeen;
+  /* -fplugin-arg-capture_window-all-loops[=START:COUNT]: its window, and
+     every loop of the unit by loopKey. */
+  bool AllLoops = false;
+  struct cw_pragma AllLoopsWindow;
+  std::map<std::string, AutoLoop> AutoLoops;
   /* A pragma handler is reading up to its loop's keyword (its pragma). */
   clang::SourceLocation PragmaAwaitingLoop;
 };
@@ -80,7 +91,8 @@ void enterInstrumented(clang::Preprocessor &PP, UnitState &State,
                        const cw_pragma &Window);
 
 /* Zero-edit marking (cw-spec.cc): parse the unit once beforehand to find
-   the loops LoopArgs name, then watch the tokens for their keywords. */
+   the loops LoopArgs name (and with all-loops every loop), then watch the
+   tokens for their keywords. */
 void findSpecLoops(clang::CompilerInstance &CI, UnitState &State);
 void watchSpecLoops(clang::Preprocessor &PP, std::shared_ptr<UnitState> State);
 std::string loopKey(const clang::SourceManager &SM, clang::SourceLocation Loc);

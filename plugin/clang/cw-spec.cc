@@ -14,6 +14,10 @@
  * loop, a spec and a pragma, a function with several outermost loops) are
  * reported by the watcher, at the keyword; specs that matched nothing at
  * the end of the unit.
+ *
+ * all-loops rides on the same two parses: the first one also lists every
+ * loop of every function body (AutoLoops, with its FUNCTION.LINE label),
+ * and the watcher rewrites each that no spec and no pragma claims.
  */
 #include "cw-clang.h"
 #include "cw-loop.h"
@@ -23,8 +27,14 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Regex.h"
 
+#include <functional>
+#include <set>
+
+#include "cw_all_loops.h"
 #include "cw_messages.h"
 
 using namespace clang;
@@ -79,13 +89,116 @@ void outermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
     outermostLoops(Child, Out);
 }
 
+Stmt *loopBody(Stmt *S) {
+  if (auto *For = dyn_cast<ForStmt>(S))
+    return For->getBody();
+  if (auto *While = dyn_cast<WhileStmt>(S))
+    return While->getBody();
+  if (auto *Do = dyn_cast<DoStmt>(S))
+    return Do->getBody();
+  return cast<CXXForRangeStmt>(S)->getBody();
+}
+
+/* ---- all-loops: ways into a body other than its loop ------------------ */
+
+/* The labels of one function body: how many gotos jump to each, and those
+   whose address is taken (a computed goto may reach them from anywhere).
+   Lambdas and blocks are bodies of their own. */
+struct Jumps {
+  std::map<const LabelDecl *, int> Gotos;
+  std::set<const LabelDecl *> Forced;
+};
+
+void countJumps(const Stmt *S, Jumps &J) {
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
+    return;
+  if (const auto *Goto = dyn_cast<GotoStmt>(S))
+    J.Gotos[Goto->getLabel()]++;
+  else if (const auto *Address = dyn_cast<AddrLabelExpr>(S))
+    J.Forced.insert(Address->getLabel());
+  for (const Stmt *Child : S->children())
+    countJumps(Child, J);
+}
+
+/* True if a case label of a switch around it, a goto from outside or a
+   computed goto can enter the body S: the cleanup variables the rewrite
+   adds would be jumped over, which Clang rejects (GCC's rule, cw-loops.cc). */
+bool bodyIsEnterable(const Stmt *S, const Jumps &Function) {
+  Jumps Inside;
+  std::vector<const LabelDecl *> Labels;
+  bool Enterable = false;
+  std::function<void(const Stmt *, bool)> Scan = [&](const Stmt *T,
+                                                     bool InSwitch) {
+    if (!T || isa<LambdaExpr>(T) || isa<BlockExpr>(T))
+      return;
+    if (isa<SwitchCase>(T) && !InSwitch)
+      Enterable = true;
+    if (const auto *Label = dyn_cast<LabelStmt>(T))
+      Labels.push_back(Label->getDecl());
+    if (const auto *Goto = dyn_cast<GotoStmt>(T))
+      Inside.Gotos[Goto->getLabel()]++;
+    const auto *Switch = dyn_cast<SwitchStmt>(T);
+    for (const Stmt *Child : T->children())
+      Scan(Child, InSwitch || (Switch && Child == Switch->getBody()));
+  };
+  Scan(S, false);
+  for (const LabelDecl *L : Labels) {
+    auto All = Function.Gotos.find(L);
+    if (Function.Forced.count(L) ||
+        (All != Function.Gotos.end() && All->second > Inside.Gotos[L]))
+      Enterable = true;
+  }
+  return Enterable;
+}
+
+/* Every loop of the body S of FUNCTION, for all-loops.  Not the loops of
+   lambdas and blocks (their own functions) nor of OpenMP constructs (a
+   rewritten loop would no longer be the construct's own). */
+void addAutoLoops(const SourceManager &SM, Stmt *S, const std::string &Function,
+                  const Jumps &J, UnitState &State) {
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S) ||
+      isa<OMPExecutableDirective>(S))
+    return;
+  SourceLocation Keyword = keywordLoc(S);
+  if (Keyword.isValid()) {
+    PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Keyword));
+    char Label[CW_LABEL_MAX + 1];
+    cw_auto_label(Label, Function.c_str(), Where.isValid() ? Where.getLine() : 0);
+    AutoLoop &Loop = State.AutoLoops[loopKey(SM, Keyword)];
+    Loop.Label = Label;
+    Loop.Enterable = bodyIsEnterable(loopBody(S), J);
+  }
+  for (Stmt *Child : S->children())
+    addAutoLoops(SM, Child, Function, J, State);
+}
+
+/* A function whose loops all-loops leaves alone: a static variable cannot
+   be in a constant-evaluated function, nor the runtime called from device
+   code. */
+bool allLoopsLeavesAlone(const FunctionDecl *F) {
+  return F->isConstexpr() ||
+         (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()) ||
+         F->hasAttr<CUDAGlobalAttr>();
+}
+
+void addFunctionLoops(const SourceManager &SM, Stmt *Body,
+                      const std::string &Function, UnitState &State) {
+  Jumps J;
+  countJumps(Body, J);
+  addAutoLoops(SM, Body, Function, J, State);
+}
+
 class FindLoops : public RecursiveASTVisitor<FindLoops> {
 public:
-  FindLoops(const SourceManager &SM, UnitState &State) : SM(SM), State(State) {}
+  FindLoops(const ASTContext &Context, UnitState &State)
+      : SM(Context.getSourceManager()), Lang(Context.getLangOpts()),
+        State(State) {}
 
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody())
       return true;
+    if (State.AllLoops && !allLoopsLeavesAlone(F))
+      addFunctionLoops(SM, F->getBody(), F->getNameAsString(), State);
     std::string Name = qualifiedName(F);
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
       LoopArg &A = State.LoopArgs[K];
@@ -104,6 +217,14 @@ public:
     return true;
   }
 
+  /* A lambda's body is its call operator's; all-loops names it so. */
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    if (State.AllLoops && !isConstexprLambda(L))
+      addFunctionLoops(SM, L->getBody(),
+                       L->getCallOperator()->getNameAsString(), State);
+    return true;
+  }
+
   bool VisitStmt(Stmt *S) {
     SourceLocation Keyword = keywordLoc(S);
     if (Keyword.isInvalid())
@@ -119,6 +240,24 @@ public:
   }
 
 private:
+  /* Since C++17 a lambda's call operator is constexpr when it can be, so
+     only the keyword, between its parameters and its body, says that it
+     must be (and could not hold the site's static variable). */
+  bool isConstexprLambda(const LambdaExpr *L) const {
+    SourceLocation From = L->getIntroducerRange().getEnd();
+    if (const TypeSourceInfo *Type = L->getCallOperator()->getTypeSourceInfo())
+      if (auto Proto = Type->getTypeLoc().getAs<FunctionTypeLoc>())
+        if (Proto.getRParenLoc().isValid())
+          From = Proto.getRParenLoc();
+    SourceLocation To = L->getBody()->getBeginLoc();
+    if (From.isMacroID() || To.isMacroID())
+      return L->getCallOperator()->isConstexpr(); /* cannot tell: leave it */
+    llvm::StringRef Between = Lexer::getSourceText(
+        CharSourceRange::getCharRange(From, To), SM, Lang);
+    static const llvm::Regex Keyword("(^|[^A-Za-z0-9_])const(expr|eval)($|[^A-Za-z0-9_])");
+    return Keyword.match(Between);
+  }
+
   void add(const Stmt *Loop, unsigned K) {
     std::string Key = loopKey(SM, keywordLoc(Loop));
     auto It = State.SpecLoops.find(Key);
@@ -132,6 +271,7 @@ private:
   }
 
   const SourceManager &SM;
+  const LangOptions &Lang;
   UnitState &State;
 };
 
@@ -139,7 +279,7 @@ class FindLoopsConsumer : public ASTConsumer {
 public:
   explicit FindLoopsConsumer(UnitState &State) : State(State) {}
   void HandleTranslationUnit(ASTContext &Context) override {
-    FindLoops(Context.getSourceManager(), State)
+    FindLoops(Context, State)
         .TraverseDecl(Context.getTranslationUnitDecl());
   }
 
@@ -219,6 +359,30 @@ void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
   PP.Lex(Tok);
 }
 
+/* The parser is about to get TOK, the keyword of LOOP, which all-loops
+   marks unless a pragma does or its body can be entered from outside. */
+void onAutoLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
+                       const AutoLoop &Loop) {
+  if (State.PragmaAwaitingLoop.isValid())
+    return; /* the pragma's arguments */
+  if (Loop.Enterable) {
+    char Text[256];
+    if (State.Verbose)
+      report(PP.getDiagnostics(), DiagnosticsEngine::Note, Tok.getLocation(),
+             cw_format_loop_left_alone(Text, sizeof Text, Loop.Label.c_str()));
+    return;
+  }
+  cw_pragma Window = State.AllLoopsWindow;
+  snprintf(Window.label, sizeof Window.label, "%s", Loop.Label.c_str());
+  LoopReader Reader(PP);
+  Reader.startWith(Tok);
+  if (Reader.readUpToLoop() != LoopReader::Loop || !Reader.readLoop())
+    Reader.enterUnchanged();
+  else
+    enterInstrumented(PP, State, Reader, Tok.getLocation(), Window);
+  PP.Lex(Tok);
+}
+
 } // namespace
 
 void findSpecLoops(CompilerInstance &CI, UnitState &State) {
@@ -243,14 +407,23 @@ void watchSpecLoops(Preprocessor &PP, std::shared_ptr<UnitState> State) {
   PP.setTokenWatcher([&PP, State](const Token &Tok) {
     if (!Tok.isOneOf(tok::kw_for, tok::kw_while, tok::kw_do))
       return;
-    auto It = State->SpecLoops.find(loopKey(PP.getSourceManager(),
-                                            Tok.getLocation()));
+    std::string Key = loopKey(PP.getSourceManager(), Tok.getLocation());
+    auto It = State->SpecLoops.find(Key);
+    auto Auto = State->AutoLoops.find(Key);
+    /* Once, however often it is lexed; a spec's window wins. */
+    AutoLoop Loop;
+    bool IsAuto = Auto != State->AutoLoops.end();
+    if (IsAuto) {
+      Loop = Auto->second;
+      State->AutoLoops.erase(Auto);
+    }
+    /* The watcher sees the very token the lexer hands on. */
     if (It != State->SpecLoops.end()) {
       SpecHit Hit = It->second;
-      State->SpecLoops.erase(It); /* once, however often it is lexed */
-      /* The watcher sees the very token the lexer hands on. */
+      State->SpecLoops.erase(It);
       onLoopKeyword(PP, *State, const_cast<Token &>(Tok), Hit);
-    }
+    } else if (IsAuto)
+      onAutoLoopKeyword(PP, *State, const_cast<Token &>(Tok), Loop);
   });
 }
 

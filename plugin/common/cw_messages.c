@@ -41,6 +41,15 @@ const char *cw_format_unknown_argument(char *buf, size_t size,
   return buf;
 }
 
+const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label)
+{
+  snprintf(buf, size,
+           "capture_window: loop \"%s\" not instrumented: its body can be "
+           "entered by a goto or a case label from outside",
+           label);
+  return buf;
+}
+
 const char *cw_format_bad_all_loops(char *buf, size_t size,
                                     const char *plugin, const char *value)
 {

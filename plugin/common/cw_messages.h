@@ -35,6 +35,10 @@ const char *cw_format_unknown_argument(char *buf, size_t size,
                                        const char *plugin, const char *key,
                                        const char *value);
 
+/* all-loops, verbose: "capture_window: loop "LABEL" not instrumented: its
+   body can be entered ... from outside" */
+const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label);
+
 /* "bad value 'VALUE' for '-fplugin-arg-PLUGIN-all-loops' (expected ...)" */
 const char *cw_format_bad_all_loops(char *buf, size_t size,
                                     const char *plugin, const char *value);

@@ -54,6 +54,7 @@ void cw_instrument_function (tree fndecl);
 location_t cw_expansion_point (location_t loc);
 void cw_collect_loops (tree fndecl, bool outermost_only, vec<tree *> *loops);
 bool cw_body_entered_from_outside (tree loop, tree fndecl);
+bool cw_is_lambda_body (tree fndecl);
 
 /* cw-spec.cc */
 void cw_instrument_spec_loops (tree fndecl,

@@ -499,19 +499,37 @@ instrument_unmarked_loop (tree *tp, tree fndecl, hash_map<tree, int> *gotos)
 		 xl.line);
   if (body_is_enterable (loop, gotos))
     {
+      char buf[256];
       if (cw_verbose)
-	inform (loc, "capture_window: loop \"%s\" not instrumented: its body "
-		"can be entered by a goto or a case label from outside",
-		p.window.label);
+	inform (loc, "%s", cw_format_loop_left_alone (buf, sizeof buf,
+						       p.window.label));
       return;
     }
   cw_instrument_loop (tp, loop, &p, fndecl);
 }
 
+/* A lambda's body is its closure's operator(), which the C++ front end
+   marks artificial like the functions it writes itself (the static thunk
+   _FUN, the conversion operator, implicit members); no other artificial
+   function is named operator().  Its loops are the user's. */
+bool
+cw_is_lambda_body (tree fndecl)
+{
+  return DECL_ARTIFICIAL (fndecl) && DECL_NAME (fndecl)
+	 && strcmp (IDENTIFIER_POINTER (DECL_NAME (fndecl)), "operator()") == 0;
+}
+
+/* A function whose loops the user wrote: all-loops and specs look in it. */
+static bool
+is_user_function (tree fndecl)
+{
+  return !DECL_ARTIFICIAL (fndecl) || cw_is_lambda_body (fndecl);
+}
+
 static void
 instrument_all_loops (tree fndecl)
 {
-  if (DECL_ARTIFICIAL (fndecl)
+  if (!is_user_function (fndecl)
       || lookup_attribute ("omp declare target", DECL_ATTRIBUTES (fndecl)))
     return;
   auto_vec<tree *> loops;
@@ -541,7 +559,7 @@ cw_instrument_function (tree fndecl)
   if (cw_any_pending ())
     walk_tree_without_duplicates (&DECL_SAVED_TREE (fndecl), find_markers_r,
 				  fndecl);
-  if (specs && !DECL_ARTIFICIAL (fndecl))
+  if (specs && is_user_function (fndecl))
     cw_instrument_spec_loops (fndecl, pragma_loops);
   if (cw_all_loops)
     instrument_all_loops (fndecl);

@@ -107,9 +107,11 @@ claim_outermost_loop (const char *name, cw_loop_arg *a,
     claim_loop (outer[0], a, c);
 }
 
-/* Instrument the loop at *TP as A says. */
+/* Instrument the loop at *TP as A says, and add it to PRAGMA_LOOPS: all-loops
+   leaves it alone, as it does a pragma's. */
 static void
-instrument_spec_loop (tree *tp, const cw_loop_arg *a, tree fndecl)
+instrument_spec_loop (tree *tp, const cw_loop_arg *a, tree fndecl,
+		      hash_map<tree, location_t> *pragma_loops)
 {
   cw_pending p;
   p.loc = cw_loop_keyword_location (*tp);	/* the site's line */
@@ -118,7 +120,11 @@ instrument_spec_loop (tree *tp, const cw_loop_arg *a, tree fndecl)
   if (cw_body_entered_from_outside (*tp, fndecl))
     error_at (p.loc, "%s", cw_message (CW_MSG_BODY_ENTERED));
   else
-    cw_instrument_loop (tp, *tp, &p, fndecl);
+    {
+      tree loop = *tp;
+      cw_instrument_loop (tp, loop, &p, fndecl);
+      pragma_loops->put (loop, p.loc);
+    }
 }
 
 /* PLUGIN_PRE_GENERICIZE, after the pragmas' loops (PRAGMA_LOOPS: loop ->
@@ -135,7 +141,12 @@ cw_instrument_spec_loops (tree fndecl, hash_map<tree, location_t> *pragma_loops)
   c.pragma_loops = pragma_loops;
   for (cw_loop_arg &a : cw_loop_args)
     if (a.spec.by_function)
-      claim_outermost_loop (name, &a, outer, &c);
+      {
+	/* A lambda has no name of its own (its scopes would give it the
+	   enclosing function's): its loops are named by FILE:LINE. */
+	if (!cw_is_lambda_body (fndecl))
+	  claim_outermost_loop (name, &a, outer, &c);
+      }
     else
       for (tree *tp : all)
 	if (loop_is_at (*tp, &a.spec))
@@ -144,7 +155,7 @@ cw_instrument_spec_loops (tree fndecl, hash_map<tree, location_t> *pragma_loops)
      the loops inside it are. */
   for (unsigned k = all.length (); k-- > 0;)
     if (cw_loop_arg **a = c.marked.get (*all[k]))
-      instrument_spec_loop (all[k], *a, fndecl);
+      instrument_spec_loop (all[k], *a, fndecl, pragma_loops);
 }
 
 /* At the end of the unit: every loop spec must have marked a loop. */

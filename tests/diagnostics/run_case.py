@@ -18,6 +18,7 @@ Where one front end legitimately differs (the compiler's own wording, a
 column), an expectation can be narrowed or adjusted per front end:
 
   { cw-warning "TEXT" only=gcc }      expected from that front end only
+  { cw-warning "TEXT" only=gcc,clang } ... from those front ends only
   { cw-error "TEXT" col=N clang-col=M }   column M with clang, N otherwise
 
 The capture_window messages themselves are the same for every front end.
@@ -37,7 +38,7 @@ import sys
 
 DIRECTIVE = re.compile(
     r'\{ cw-(error|warning|note|error-global|options|no-plugin|exit|strict)'
-    r'(?: "((?:[^"\\]|\\.)*)")?((?: [a-z-]+=\w+)*)(?: (\d+))? \}')
+    r'(?: "((?:[^"\\]|\\.)*)")?((?: [a-z-]+=[\w,]+)*)(?: (\d+))? \}')
 ATTRIBUTES = ('col', 'gcc-col', 'clang-col', 'rewrite-col', 'only')
 DIAG = re.compile(r'^(.*?):(\d+):(?:(\d+):)? (error|warning|note): (.*)$')
 GLOBAL = re.compile(r'^(?:(?:cc1|cc1plus|lto1|gcc|g\+\+|nvcc|clang|capture-window-rewrite)[^:]*: )?'
@@ -53,7 +54,7 @@ def attributes(path, lineno, text, family):
             raise SystemExit('%s:%d: unknown attribute %s' % (path, lineno, word))
         attrs[key] = value
     col = attrs.get(family + '-col', attrs.get('col'))
-    return (int(col) if col else None), attrs.get('only', family) == family
+    return (int(col) if col else None), family in attrs.get('only', family).split(',')
 
 
 def read_expectations(path, family):

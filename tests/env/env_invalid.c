@@ -26,7 +26,7 @@
 //
 // cw-run: "CAPTURE_WINDOW_LOOPS=step;eval" --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='step;eval' is invalid: LABEL must match [A-Za-z0-9_.-]{1,63}, got 'step;eval' (expected LABEL or FILE:LINE[,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='step;eval' is invalid: LABEL must match [A-Za-z0-9_.-]{1,63}, got 'step;eval' (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_RANKS=x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -163,15 +163,19 @@
 //
 // cw-run: CAPTURE_WINDOW_LOOPS=train.c:x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='train.c:x' is invalid: LINE 'x' is not a decimal number (expected LABEL or FILE:LINE[,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='train.c:x' is invalid: LINE 'x' is not a decimal number (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_LOOPS=:12 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS=':12' is invalid: FILE is missing in ':12' (expected LABEL or FILE:LINE[,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS=':12' is invalid: FILE is missing in ':12' (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_LOOPS=train.c:4294967296 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='train.c:4294967296' is invalid: LINE must be <= 4294967295, got 4294967296 (expected LABEL or FILE:LINE[,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='train.c:4294967296' is invalid: LINE must be <= 4294967295, got 4294967296 (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_LOOPS=train.c:10@ --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='train.c:10@' is invalid: INSTANCE is missing after '@' in 'train.c:10@' (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_RANKS=0,,2 --mode=off
 // cw-expect: .step@0..5 .eval@0..3

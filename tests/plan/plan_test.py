@@ -86,7 +86,7 @@ def analysis_cases(cw):
 
     rc, out, err = plan(cw, ["--json", "--from", f])
     expect("analysis: the same, --json", (rc, json.loads(out)), (0, {"loops": [{
-        "label": "step", "file": "train.c", "line": 42, "thread": 7, "iterations": 110,
+        "label": "step", "file": "train.c", "line": 42, "instance": "", "thread": 7, "iterations": 110,
         "warmup_end": 10, "steady": {"median_ns": 1000000, "spread_pct": 0.3},
         "periodic": [{"every": 25, "phase": 0, "ratio": 6.0}], "outliers": [37],
         "suggest": [
@@ -145,6 +145,23 @@ def analysis_cases(cw):
              "cuda,nvtx -c cudaProfilerApi --capture-range-end=stop -o report PROGRAM"),
             ("eval", 7, 12, 2, "CAPTURE_WINDOW=2:3 CAPTURE_WINDOW_LOOPS=eval.c:9 nsys profile -t "
              "cuda,nvtx -c cudaProfilerApi --capture-range-end=stop -o report PROGRAM")])
+
+    # Two instantiations of a template: one loop line, two names
+    # (FILE:LINE@INSTANCE); the suggestions pick one, quoted for the shell.
+    steps_file(f, [(7, "tmpl", "lt.cpp:10@tmpl<int>", shape(30)),
+                   (7, "tmpl", "src/lt.cpp:10@pair<std::map<int,int>,long>", shape(30))])
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    loops = json.loads(out)["loops"] if rc == 0 else []
+    expect("analysis: template instantiations",
+           [(l["file"], l["line"], l["instance"], l["suggest"][0]["nsys"].split(" nsys ")[0])
+            for l in loops],
+           [("lt.cpp", 10, "tmpl<int>", "CAPTURE_WINDOW=0:3 CAPTURE_WINDOW_LOOPS='lt.cpp:10@tmpl<int>'"),
+            ("src/lt.cpp", 10, "pair<std::map<int,int>,long>",
+             "CAPTURE_WINDOW=0:3 CAPTURE_WINDOW_LOOPS='lt.cpp:10@pair<std::map<int,int>,long>'")])
+    expect("analysis: template instantiations, text",
+           [l for l in plan(cw, ["--from", f])[1].splitlines() if l.startswith("loop")],
+           ["loop 'tmpl' (lt.cpp:10@tmpl<int>) thread 7: 30 iterations",
+            "loop 'tmpl' (src/lt.cpp:10@pair<std::map<int,int>,long>) thread 7: 30 iterations"])
 
     # A run killed mid-write leaves a cut last line: read up to it.
     steps_file(f, [(7, "step", "train.c:42", shape(30))])

@@ -67,7 +67,9 @@ struct cw_site_v2 {
   unsigned int abi_version; /* CW_ABI_VERSION */
   unsigned int line;        /* line of the pragma */
   const char *file;         /* file of the pragma, as the compiler saw it */
-  const char *function;     /* enclosing function */
+  const char *function;     /* enclosing function, as the compiler prints it
+                               (C++: __PRETTY_FUNCTION__'s form, whose
+                               template arguments name an instantiation) */
   const char *label;        /* window label, "step" by default */
   long long start;          /* first iteration of the window */
   long long count;          /* iterations in the window */
