@@ -11,6 +11,7 @@
 """
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -63,6 +64,90 @@ def shape(n, warmup=0, slow=(), base=1_000_000):
     return out
 
 
+def job(n, events, noise=0.003, seed=1):
+    """Step times of a job: step 0 a 20x warm-up, 1 ms steps with a
+    uniform noise of +-noise (seeded), and events [(every, extra ms)]: step
+    i > 0 with i % every == 0 takes extra ms more (one step may hold
+    several)."""
+    r = random.Random(seed)
+    out = []
+    for i in range(n):
+        ms = (20 if i == 0 else 1) * (1 + r.uniform(-noise, noise))
+        out.append(int(1e6 * (ms + sum(extra for every, extra in events if i and i % every == 0))))
+    return out
+
+
+def job_cases(cw, f):
+    """The shapes of issue 21: events that coincide, the last step, a
+    small regular slowdown, a large event seen three times; and the
+    guards: a burst of noise, sporadic outliers."""
+    # Evaluation every 20 (+4.2 ms), a checkpoint every 30 (+121.9 ms), 101
+    # steps; the last one evaluates and checkpoints.
+    steps = job(101, [(20, 4.2), (30, 121.9)])
+    steps[100] += 121_900_000
+    steps_file(f, [(7, "step", "gpt2.cu:88", steps)])
+    rc, out, err = plan(cw, ["--from", f])
+    expect("jobs: evaluation every 20, checkpoint every 30, 100 steps (text)", (rc, out.splitlines()), (0, [
+        "loop 'step' (gpt2.cu:88) thread 7: 101 iterations",
+        "  warm-up: iteration 0 (steady from 1)",
+        "  steady: median 1.000 ms, spread 0.1%",
+        "  periodic: every 30 steps from 30: 122.9x slower (eval? checkpoint?); the last step too",
+        "  periodic: every 20 steps from 20: 5.2x slower (eval? checkpoint?)",
+        "  steps holding several events: 60 (every 30 and every 20), 100 (every 30 and every 20; "
+        "the last step)",
+        "  outliers: none",
+        "  suggestions:",
+        "    steady state: 3 steps after the warm-up, none slow: CAPTURE_WINDOW=1:3",
+        "      CAPTURE_WINDOW=1:3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+        "--capture-range-end=stop -o report PROGRAM",
+        "    every 30 steps from 30 (122.9x slower): the slow step and one on either side, 3 times, "
+        "some holding another event too: CAPTURE_WINDOW=29:3/30x3",
+        "      CAPTURE_WINDOW=29:3/30x3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+        "--capture-range-end=repeat:3 -o report PROGRAM",
+        "    every 20 steps from 20 (5.2x slower): the slow step and one on either side, 3 times, "
+        "at steps that hold no other event: CAPTURE_WINDOW=19:3,39:3,79:3",
+        "      CAPTURE_WINDOW=19:3,39:3,79:3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+        "--capture-range-end=repeat:3 -o report PROGRAM"]))
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("jobs: the same, --json", (loop.get("periodic"), loop.get("coinciding"), loop.get("outliers")),
+           ([{"every": 30, "phase": 0, "ratio": 122.9, "first": 30, "occurrences": 4, "last_step": True},
+             {"every": 20, "phase": 0, "ratio": 5.2, "first": 20, "occurrences": 5, "last_step": False}],
+            [{"step": 60, "every": [30, 20]}, {"step": 100, "every": [30, 20]}], []))
+
+    def found(name, steps, want_periodic, want_coinciding, want_outliers=()):
+        steps_file(f, [(7, "step", "gpt2.cu:88", steps)])
+        rc, out, err = plan(cw, ["--json", "--from", f])
+        loop = json.loads(out)["loops"][0] if rc == 0 else {"error": err}
+        expect(f"jobs: {name}",
+               ([(e["every"], e["phase"], e["ratio"], e["occurrences"]) for e in loop.get("periodic", [])],
+                [c["step"] for c in loop.get("coinciding", [])], loop.get("outliers")),
+               (want_periodic, want_coinciding, list(want_outliers)))
+        return loop
+
+    found("the same over 300 steps: every 30 and every 20, no 'every 60'",
+          job(301, [(20, 4.2), (30, 121.9)]),
+          [(30, 0, 122.9, 10), (20, 0, 5.2, 15)], [60, 120, 180, 240, 300])
+    loop = found("1000 steps: logging every 10 (1.33x), evaluation every 100, checkpoint every 250",
+                 job(1000, [(10, 0.33), (100, 10), (250, 49)], noise=0.01),
+                 [(250, 0, 50.3, 3), (100, 0, 11.3, 9), (10, 0, 1.3, 99)],
+                 sorted(set(range(100, 1000, 100)) | {250, 750}))
+    expect("jobs: 1000 steps: step 500 holds all three",
+           [c["every"] for c in loop.get("coinciding", []) if c["step"] == 500], [[250, 100, 10]])
+    found("a 1.3x slowdown every 7 on 1% noise", job(200, [(7, 0.3)], noise=0.01), [(7, 0, 1.3, 28)], [])
+    found("a 40x event seen three times", job(100, [(25, 39)], noise=0.01), [(25, 0, 40.0, 3)], [])
+    burst = job(200, [], noise=0.01)
+    r = random.Random(5)
+    for i in range(80, 100):
+        burst[i] = int(burst[i] * r.uniform(1.6, 6))
+    found("guard: a burst of noise is no period", burst, [], [], range(80, 100))
+    sporadic = job(300, [], noise=0.01)
+    for i in (17, 41, 58, 99, 133, 170, 204, 251, 263, 290):
+        sporadic[i] = int(sporadic[i] * r.uniform(3, 9))
+    found("guard: sporadic outliers are no period", sporadic, [], [],
+          (17, 41, 58, 99, 133, 170, 204, 251, 263, 290))
+
+
 def analysis_cases(cw):
     tmp = tempfile.mkdtemp(prefix="cw-plan-test-")
     f = os.path.join(tmp, "steps")
@@ -87,8 +172,10 @@ def analysis_cases(cw):
     rc, out, err = plan(cw, ["--json", "--from", f])
     expect("analysis: the same, --json", (rc, json.loads(out)), (0, {"loops": [{
         "label": "step", "file": "train.c", "line": 42, "thread": 7, "iterations": 110,
-        "warmup_end": 10, "steady": {"median_ns": 1000000, "spread_pct": 0.3},
-        "periodic": [{"every": 25, "phase": 0, "ratio": 6.0}], "outliers": [37],
+        "source": f, "warmup_end": 10, "steady": {"median_ns": 1000000, "spread_pct": 0.3},
+        "periodic": [{"every": 25, "phase": 0, "ratio": 6.0, "first": 25, "occurrences": 4,
+                      "last_step": False}],
+        "coinciding": [], "outliers": [37],
         "suggest": [
             {"why": "steady state: 3 steps after the warm-up, none slow", "env": "CAPTURE_WINDOW=10:3",
              "nsys": "CAPTURE_WINDOW=10:3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
@@ -107,9 +194,13 @@ def analysis_cases(cw):
     expect("analysis: two periodic events, a file name with a space",
            (loop.get("file"), loop.get("warmup_end"), loop.get("periodic"), loop.get("outliers"),
             [s["env"] for s in loop.get("suggest", [])]),
-           ("src/a b.c", 0, [{"every": 20, "phase": 10, "ratio": 4.0},
-                             {"every": 50, "phase": 45, "ratio": 2.5}], [],
+           ("src/a b.c", 0, [{"every": 20, "phase": 10, "ratio": 4.0, "first": 30, "occurrences": 8,
+                              "last_step": False},
+                             {"every": 50, "phase": 45, "ratio": 2.5, "first": 45, "occurrences": 4,
+                              "last_step": False}], [],
             ["CAPTURE_WINDOW=0:3", "CAPTURE_WINDOW=29:3/20x3", "CAPTURE_WINDOW=44:3/50x3"]))
+
+    job_cases(cw, f)
 
     # --count 8: the steady window steps over the sporadic slow step at 16.
     steps_file(f, [(7, "step", "train.c:42", shape(60, 10, {16: 5}))])
@@ -126,7 +217,8 @@ def analysis_cases(cw):
     rc, out, err = plan(cw, ["--json", "--from", f])
     loop = json.loads(out)["loops"][0] if rc == 0 else {}
     expect("analysis: period 3", (loop.get("periodic"), [s["env"] for s in loop.get("suggest", [])]),
-           ([{"every": 3, "phase": 2, "ratio": 3.0}], ["CAPTURE_WINDOW=1:3/3x3"]))
+           ([{"every": 3, "phase": 2, "ratio": 3.0, "first": 2, "occurrences": 13, "last_step": False}],
+            ["CAPTURE_WINDOW=1:3/3x3"]))
     expect("analysis: period 3, no steady state", plan(cw, ["--from", f])[1].splitlines()[-1],
            "  no steady state: no 3 steps in a row after the warm-up without a slow one")
 
@@ -156,11 +248,12 @@ def analysis_cases(cw):
     with open(f, "a") as out_file:
         out_file.write("\nsomething else\n")
     expect("analysis: a line that is not a step", plan(cw, ["--from", f]),
-           (2, "", f"capture-window: plan: {f}:34: not a step-times line: 'something else'\n"))
+           (2, "", f"capture-window: plan: {f}:34: not a step-times line: 'something else' (a step is "
+            "'ID INDEX NS', a loop 'loop ID T<THREAD> LABEL FILE:LINE')\n"))
     steps_file(f, [])
     expect("analysis: no steps", plan(cw, ["--from", f])[:2], (1, ""))
     expect("analysis: no such file", plan(cw, ["--from", f + ".gone"]),
-           (1, "", f"capture-window: plan: no such file: {f}.gone\n"))
+           (2, "", f"capture-window: plan: no such file: {f}.gone\n"))
     # --plot: the picture when matplotlib is there; without it (a
     # matplotlib that fails to import stands in for none installed) the
     # hint, and the report all the same.
