@@ -82,7 +82,7 @@ class FileReader:
         ident = number(words[1], "loop ID")
         if ident in self.by_id:
             raise Bad(f"loop {ident} is defined twice")
-        if not words[2].startswith(b"T"):
+        if not (words[2].startswith(b"T") and words[2][1:].isdigit()):
             raise Bad(f"thread '{words[2].decode(errors='replace')}' is not T<NUMBER>")
         thread = number(words[2][1:], "thread")
         place = words[4].rstrip().decode(errors="replace")
