@@ -20,10 +20,10 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
   outliers    the other slow steps after the warm-up
 """
 import glob
+import bisect
 import json
 import operator
 import os
-import random
 import shlex
 import signal
 import subprocess
@@ -31,7 +31,7 @@ import sys
 import tempfile
 from array import array
 from collections import Counter
-from itertools import compress, repeat
+from itertools import compress
 
 from .common import ME, Usage, option_value
 from .plot import plot
@@ -49,47 +49,50 @@ PERIOD_MIN = 3       # every other step slow: the median is no steady step
 ALIKE = 3            # the steps of one event take within 3x of each other
 ALIKE_FEW = 1.5      # ... and within 1.5x when it is seen fewer than 4 times
 NEIGHBOURS = 8       # periods tried: gaps to the next 8 slow steps (noise lies between)
-GAPS_TRIED, PHASES_TRIED = 12, 3
-SORT_MAX, SAMPLE, BRACKET = 20000, 1000, 40  # select(): sort outright up to SORT_MAX
+GAPS_TRIED, PHASES_TRIED, GAPS_FROM = 8, 3, 4096
 REPEAT = 3           # windows of a periodic suggestion
 SHOWN_OUTLIERS = 10
 
 
 # ---- the rule ---------------------------------------------------------------
 
-def select(values, ks):
-    """The k-th smallest of values (an array or list) for each k of ks:
-    exact, and for a million values without sorting them all: a sample
-    brackets the k-th, C-speed passes count what lies below and sort what
-    lies between (a sort of everything when the bracket misses)."""
-    n = len(values)
-    if n <= SORT_MAX:
-        ordered = sorted(values)
-        return [ordered[k] for k in ks]
-    sample = sorted(values[i] for i in random.Random(n).sample(range(n), SAMPLE))
-    lo = sample[max(0, min(ks) * SAMPLE // n - BRACKET)]
-    hi = sample[min(SAMPLE - 1, max(ks) * SAMPLE // n + BRACKET)]
-    below = operator.countOf(map(lo.__gt__, values), True)
-    upto = array(values.typecode, compress(values, map(hi.__ge__, values)))
-    between = sorted(compress(upto, map(lo.__le__, upto)))
-    if below <= min(ks) and max(ks) < below + len(between):
-        return [between[k - below] for k in ks]
-    ordered = sorted(values)
-    return [ordered[k] for k in ks]
-
-
 def median(values):
     n = len(values)
     if not n:
         return 0.0
-    a, b = select(values, [(n - 1) // 2, n // 2])
-    return (a + b) / 2
+    ordered = sorted(values)
+    return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+
+
+def kth_deviation(ordered, m, k):
+    """The k-th smallest |x - m| (k from 0) of the sorted values, without
+    forming them: those below m, nearest first, and those from m up are
+    two sorted runs; the k+1 smallest take i of the first and k+1-i of the
+    second (a binary search for i)."""
+    p = bisect.bisect_left(ordered, m)
+    below = lambda i: m - ordered[p - 1 - i]
+    above = lambda j: ordered[p + j] - m
+    n_above = len(ordered) - p
+    lo, hi = max(0, k + 1 - n_above), min(k + 1, p)
+    while lo < hi:
+        i = (lo + hi) // 2
+        if below(i) < above(k - i):
+            lo = i + 1
+        else:
+            hi = i
+    j = k + 1 - lo
+    return max(below(lo - 1) if lo > 0 else -1, above(j - 1) if j > 0 else -1)
 
 
 def median_mad(values):
-    """The median of values (an array) and their median absolute deviation."""
-    m = median(values)
-    return m, median(array("d", map(abs, map(operator.sub, values, repeat(m)))))
+    """The median of values and their median absolute deviation: one sort
+    (C), then the MAD from the sorted values in a few dozen steps."""
+    n = len(values)
+    if not n:
+        return 0.0, 0.0
+    ordered = sorted(values)
+    m = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+    return m, (kth_deviation(ordered, m, (n - 1) // 2) + kth_deviation(ordered, m, n // 2)) / 2
 
 
 def slow_margin(m0, d0):
@@ -189,14 +192,18 @@ def periodic_events(cand, start, last, recorded, m0, d0):
 
 def find_events(members, above, cand, events, run):
     """Takes the events of one band out of members (its steps and those
-    left from slower bands), best first; -> the steps no event took."""
+    left from slower bands), best first (the most of its own steps); ->
+    the steps no event took."""
     while len(members) >= 2:
-        own = set(members)
-        grids = [g for g in (grid(c, own, above, cand, run) for c in candidate_grids(members, events))
-                 if g]
-        if not grids:
+        own, best = set(members), None
+        for on_grid, every, phase in candidate_grids(members, events):
+            if best and (on_grid < len(best["own"]) or on_grid == len(best["own"]) and every > best["every"]):
+                break  # its own steps are at most on_grid: none after it does better
+            g = grid((every, phase), own, above, cand, run)
+            if g and (not best or (len(g["own"]), -every) > (len(best["own"]), -best["every"])):
+                best = g
+        if not best:
             break
-        best = max(grids, key=lambda g: (len(g["own"]), -g["every"]))
         events.append(best)
         taken = set(best["occurrences"])
         members = [i for i in members if i not in taken]
@@ -204,12 +211,15 @@ def find_events(members, above, cand, events, run):
 
 
 def candidate_grids(members, events):
-    """(every, phase) worth a look: the commonest gaps between a step and
-    its next NEIGHBOURS (noise lies between), each at its commonest
-    phases; none that is part of an event already found."""
+    """(steps of members on it, every, phase) worth a look, the most
+    first: the commonest gaps between a step and its next NEIGHBOURS
+    (noise lies between; counted over the first GAPS_FROM steps, as an
+    event recurs all along), each at its commonest phases; none that is
+    part of an event already found."""
     gaps = Counter()
+    first = members[:GAPS_FROM]
     for k in range(1, NEIGHBOURS + 1):
-        gaps.update(map(operator.sub, members[k:], members))
+        gaps.update(map(operator.sub, first[k:], first))
     out = []
     for every, _ in gaps.most_common(GAPS_TRIED):
         if every < PERIOD_MIN:
@@ -217,8 +227,8 @@ def candidate_grids(members, events):
         for phase, c in Counter(map(every.__rmod__, members)).most_common(PHASES_TRIED):
             if c >= 2 and not any(every % e["every"] == 0 and phase % e["every"] == e["phase"]
                                   for e in events):
-                out.append((every, phase))
-    return out
+                out.append((c, every, phase))
+    return sorted(out, key=lambda t: (-t[0], t[1]))
 
 
 def grid(every_phase, members, above, cand, run):
