@@ -10,17 +10,19 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
   slow        t - M0 > max(0.5 * M0, 4 * D0, 1 us)
   warm-up     ends at the first iteration from which 5 steps in a row are
               not slow (none such: at the first step that is not slow)
-  steady      the steps after the warm-up that are not slow: median, spread
+  steady      the steps after the warm-up that are not slow nor an event's: median, spread
               (MAD over median, in %)
-  periodic    slow steps at the iterations i >= warm-up end with
-              i % EVERY == PHASE (EVERY >= 3), within a factor of 3 of
-              their median: at least 4 of them, and at least 80 % of those
-              iterations; the slowest such event first, its steps then
-              taken out
+  periodic    events every EVERY (>= 3) from PHASE, from the slowest band
+              of steps down (a factor of 3 each): its occurrences are the
+              places of its grid that hold a step of the band or of an
+              event found before (a step holding two events counts for
+              both); 80 % of the places, and 3 of them (far above the
+              median), 4 (slow) or 8 (a small slowdown, 1.1x and more);
+              the last step is no place, and an occurrence when that slow
   outliers    the other slow steps after the warm-up
 """
-import glob
 import bisect
+import glob
 import json
 import operator
 import os
@@ -31,7 +33,7 @@ import sys
 import tempfile
 from array import array
 from collections import Counter
-from itertools import compress
+from itertools import compress, islice
 
 from .common import ME, Usage, option_value
 from .plot import plot
@@ -42,13 +44,13 @@ WARMUP_RUN = 5
 SMALL_RATIO = 0.1    # a regular slowdown of 1.1x and more may be an event (logging)
 PERIODIC_MIN = 4     # a slow event: three equal gaps, as spike wants
 PERIODIC_MIN_FAR = 3  # an event FAR times the slow margin above the median: three
-FAR = 10
+FAR = 40
 PERIODIC_MIN_SMALL = 8  # below the slow margin: many times
 SHARE = 0.8          # of an event's places that hold it
 PERIOD_MIN = 3       # every other step slow: the median is no steady step
 ALIKE = 3            # the steps of one event take within 3x of each other
 ALIKE_FEW = 1.5      # ... and within 1.5x when it is seen fewer than 4 times
-NEIGHBOURS = 8       # periods tried: gaps to the next 8 slow steps (noise lies between)
+NEIGHBOURS = 16      # periods tried: gaps to the next 16 slow steps (noise lies between)
 GAPS_TRIED, PHASES_TRIED, GAPS_FROM = 8, 3, 4096
 REPEAT = 3           # windows of a periodic suggestion
 SHOWN_OUTLIERS = 10
@@ -120,8 +122,7 @@ def analyse(index, ns, count=3):
     wp = warmup_end(slow, n)
     w = index[wp]
     small = float(m0 + max(SMALL_RATIO * m0, 2 * SLOW_MADS * d0, SLOW_MIN_NS))
-    late = ns[wp:]
-    cand = {index[wp + p]: late[p] for p in compress(range(len(late)), map(small.__lt__, late))}
+    cand = {index[p]: ns[p] for p in compress(range(wp, n), map(small.__lt__, islice(ns, wp, None)))}
     consecutive = index[-1] - index[0] == n - 1
     events = periodic_events(cand, w, index[-1], None if consecutive else set(index), m0, d0)
     held = {}
@@ -134,7 +135,7 @@ def analyse(index, ns, count=3):
     keep = bytearray(b"\1") * (n - wp)
     for i in out:
         keep[position(i) - wp] = 0
-    m, mad = median_mad(array("q", compress(late, keep)))
+    m, mad = median_mad(array("q", compress(islice(ns, wp, None), keep)))
     for e in events:
         # the event's level: its own steps that hold no other event, when it has some
         alone = [i for i in e["own"] if len(held[i]) == 1] or e["own"]
@@ -196,10 +197,11 @@ def find_events(members, above, cand, events, run):
     the steps no event took."""
     while len(members) >= 2:
         own, best = set(members), None
+        found = {i for e in events for i in e["occurrences"]}
         for on_grid, every, phase in candidate_grids(members, events):
             if best and (on_grid < len(best["own"]) or on_grid == len(best["own"]) and every > best["every"]):
                 break  # its own steps are at most on_grid: none after it does better
-            g = grid((every, phase), own, above, cand, run)
+            g = grid((every, phase), own, found, above, cand, run)
             if g and (not best or (len(g["own"]), -every) > (len(best["own"]), -best["every"])):
                 best = g
         if not best:
@@ -221,7 +223,9 @@ def candidate_grids(members, events):
     for k in range(1, NEIGHBOURS + 1):
         gaps.update(map(operator.sub, first[k:], first))
     out = []
-    for every, _ in gaps.most_common(GAPS_TRIED):
+    # A small band: every gap (an evaluation's gap may be rarer than the
+    # noise's between); a large one: its commonest.
+    for every, _ in gaps.most_common(GAPS_TRIED if len(members) > GAPS_FROM else None):
         if every < PERIOD_MIN:
             continue
         for phase, c in Counter(map(every.__rmod__, members)).most_common(PHASES_TRIED):
@@ -231,18 +235,20 @@ def candidate_grids(members, events):
     return sorted(out, key=lambda t: (-t[0], t[1]))
 
 
-def grid(every_phase, members, above, cand, run):
+def grid(every_phase, members, found, above, cand, run):
     """The event every EVERY from PHASE, or None: at least SHARE of its
-    places (the last step only when it is slow) at least as slow as the
-    band, enough of them for its level, at least half of them the band's
-    own steps, and those alike."""
+    places (the last step only when it is slow) hold it (a step of the
+    band, or one that holds an event found before: at least as slow),
+    enough of them for its level, at least half of them the band's own
+    steps, and those alike; the last step off the grid is one more
+    occurrence when it is at least as slow as the band."""
     every, phase = every_phase
     start, last, recorded, m0, d0 = run
     first = start + (phase - start) % every
     places = range(first, last + 1, every)
     if recorded is not None:
         places = [i for i in places if i in recorded]
-    hits = [i for i in places if i in above]
+    hits = [i for i in places if i in members or i in found]
     n_places = len(places) - (1 if places and places[-1] == last and last not in above else 0)
     own = [i for i in hits if i in members]
     if len(hits) < PERIODIC_MIN_FAR or len(hits) < SHARE * n_places or 2 * len(own) < len(hits):
