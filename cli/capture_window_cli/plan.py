@@ -194,10 +194,13 @@ def periodic_events(cand, start, last, recorded, m0, d0):
 def find_events(members, above, cand, events, run):
     """Takes the events of one band out of members (its steps and those
     left from slower bands), best first (the most of its own steps); ->
-    the steps no event took."""
+    the steps no event took. A grid may hold steps of the events of
+    slower bands (a step holding a slower event too), not those of its own
+    band: there a busy machine's time slices would lend their steps to an
+    evaluation's grid and the other way round."""
+    found = {i for e in events for i in e["occurrences"]}
     while len(members) >= 2:
         own, best = set(members), None
-        found = {i for e in events for i in e["occurrences"]}
         for on_grid, every, phase in candidate_grids(members, events):
             if best and (on_grid < len(best["own"]) or on_grid == len(best["own"]) and every > best["every"]):
                 break  # its own steps are at most on_grid: none after it does better
@@ -253,6 +256,8 @@ def grid(every_phase, members, found, above, cand, run):
     own = [i for i in hits if i in members]
     if len(hits) < PERIODIC_MIN_FAR or len(hits) < SHARE * n_places or 2 * len(own) < len(hits):
         return None
+    if len(hits) > len(own) and len(members) - len(own) > len(own):
+        return None  # it borrows, among more steps like its own off the grid: noise
     times = sorted(cand[i] for i in own)
     level = times[len(times) // 2] - m0
     margin = slow_margin(m0, d0)

@@ -141,6 +141,14 @@ def job_cases(cw, f):
     for i in range(80, 100):
         burst[i] = int(burst[i] * r.uniform(1.6, 6))
     found("guard: a burst of noise is no period", burst, [], [], range(80, 100))
+    # A real run of samples/train_eval.c on a loaded 2-core machine: time
+    # slices of 7x every few steps, in the evaluation's band; only the
+    # evaluation (every 25) is a period.
+    busy = os.path.join(os.path.dirname(os.path.abspath(__file__)), "busy_train_eval.steps")
+    rc, out, err = plan(cw, ["--json", "--from", busy])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("guard: a busy machine's time slices lend no steps to a period",
+           [(e["every"], e["phase"]) for e in loop.get("periodic", [])], [(25, 0)])
     sporadic = job(300, [], noise=0.01)
     for i in (17, 41, 58, 99, 133, 170, 204, 251, 263, 290):
         sporadic[i] = int(sporadic[i] * r.uniform(3, 9))
