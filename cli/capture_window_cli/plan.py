@@ -24,6 +24,7 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
 import bisect
 import glob
 import json
+import math
 import operator
 import os
 import shlex
@@ -66,35 +67,45 @@ def median(values):
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
-def kth_deviation(ordered, m, k):
-    """The k-th smallest |x - m| (k from 0) of the sorted values, without
-    forming them: those below m, nearest first, and those from m up are
-    two sorted runs; the k+1 smallest take i of the first and k+1-i of the
-    second (a binary search for i)."""
-    p = bisect.bisect_left(ordered, m)
-    below = lambda i: m - ordered[p - 1 - i]
-    above = lambda j: ordered[p + j] - m
-    n_above = len(ordered) - p
-    lo, hi = max(0, k + 1 - n_above), min(k + 1, p)
-    while lo < hi:
-        i = (lo + hi) // 2
-        if below(i) < above(k - i):
-            lo = i + 1
-        else:
-            hi = i
-    j = k + 1 - lo
-    return max(below(lo - 1) if lo > 0 else -1, above(j - 1) if j > 0 else -1)
-
-
 def median_mad(values):
-    """The median of values and their median absolute deviation: one sort
-    (C), then the MAD from the sorted values in a few dozen steps."""
-    n = len(values)
-    if not n:
+    """The median of values and their median absolute deviation."""
+    return sorted_median_mad([sorted(values)])
+
+
+def sorted_median_mad(runs, taken=()):
+    """The median and MAD of the values of sorted runs (ints) less the
+    sorted values `taken` out of them, without merging them: a value's
+    rank is a few bisections, so the k-th value (and the k-th deviation
+    from the median) is a binary search over the values (a deviation is a
+    whole number or a half). The steady steps are the two sorted halves of
+    the run less the slow and the events' steps: one sort of each half."""
+    n = sum(map(len, runs)) - len(taken)
+    if n <= 0:
         return 0.0, 0.0
-    ordered = sorted(values)
-    m = (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
-    return m, (kth_deviation(ordered, m, (n - 1) // 2) + kth_deviation(ordered, m, n // 2)) / 2
+    lo = min(r[0] for r in runs if r)
+    hi = max(r[-1] for r in runs if r)
+
+    def at_most(v):  # how many values are <= v
+        return sum(bisect.bisect_right(r, v) for r in runs) - bisect.bisect_right(taken, v)
+
+    def kth(k):
+        a, b = lo, hi
+        while a < b:
+            v = (a + b) // 2
+            a, b = (v + 1, b) if at_most(v) < k + 1 else (a, v)
+        return a
+
+    m = (kth((n - 1) // 2) + kth(n // 2)) / 2
+
+    def kth_deviation(k):  # the smallest 2t with k+1 values within t of m
+        a, b = 0, int(2 * (hi - lo)) + 2
+        while a < b:
+            t2 = (a + b) // 2
+            within = at_most(math.floor(m + t2 / 2)) - at_most(math.ceil(m - t2 / 2) - 1)
+            a, b = (t2 + 1, b) if within < k + 1 else (a, t2)
+        return a / 2
+
+    return m, (kth_deviation((n - 1) // 2) + kth_deviation(n // 2)) / 2
 
 
 def slow_margin(m0, d0):
@@ -116,7 +127,8 @@ def analyse(index, ns, count=3):
     """One loop in one thread (index and ns: arrays) -> the analysis
     (without the suggestions' commands)."""
     n = len(index)
-    m0, d0 = median_mad(ns[n // 2:])
+    second = sorted(ns[n // 2:])
+    m0, d0 = sorted_median_mad([second])
     limit = float(m0 + slow_margin(m0, d0))
     slow = list(compress(range(n), map(limit.__lt__, ns)))
     wp = warmup_end(slow, n)
@@ -132,10 +144,11 @@ def analyse(index, ns, count=3):
     late_slow = [index[p] for p in slow if p >= wp]
     out = set(late_slow) | set(held)
     position = (lambda i: i - index[0]) if consecutive else {i: p for p, i in enumerate(index)}.get
-    keep = bytearray(b"\1") * (n - wp)
-    for i in out:
-        keep[position(i) - wp] = 0
-    m, mad = median_mad(array("q", compress(islice(ns, wp, None), keep)))
+    taken = sorted(ns[position(i)] for i in out)
+    if wp <= n // 2:
+        m, mad = sorted_median_mad([sorted(ns[wp:n // 2]), second], taken)
+    else:
+        m, mad = sorted_median_mad([sorted(ns[wp:])], taken)
     for e in events:
         # the event's level: its own steps that hold no other event, when it has some
         alone = [i for i in e["own"] if len(held[i]) == 1] or e["own"]
