@@ -156,13 +156,19 @@ bool cw_auto_settled(struct cw_loop *loop, long long i) {
   return true;
 }
 
-/* Whether step `index` is among the n slow steps, and took about as long
-   as ns (within a factor of 3): an evaluation takes about the same time
-   each time, noise does not (a busy machine may still double one). */
-static bool slow_alike(const struct cw_loop *loop, int n, long long index, double ns) {
+/* Whether step `index` is among the n slow steps and at least as slow as
+   a third of ns, the level of the step that took ns: a step holding this
+   event and a slower one too (an evaluation that also checkpoints) counts
+   for this one. *alike counts those within a factor of 3 of ns: an
+   evaluation takes about the same time each time, noise does not (a busy
+   machine may still double one). */
+static bool slow_as(const struct cw_loop *loop, int n, long long index, double ns, int *alike) {
   for (int k = 0; k < n; k++)
-    if (loop->spike_slow[k] == index)
-      return loop->spike_slow_ns[k] <= 3 * ns && ns <= 3 * loop->spike_slow_ns[k];
+    if (loop->spike_slow[k] == index) {
+      if (3 * loop->spike_slow_ns[k] < ns) return false;
+      if (loop->spike_slow_ns[k] <= 3 * ns) ++*alike;
+      return true;
+    }
   return false;
 }
 
@@ -181,16 +187,20 @@ static bool quiet_between(const struct cw_loop *loop, int n, long long last, lon
 
 /* The smallest PERIOD >= 3 at which slow step `last` (of ns) recurs:
    last - PERIOD, last - 2 PERIOD and last - 3 PERIOD are among the earlier
-   slow steps and took about as long, and the steps between were mostly
-   not slow (quiet_between). 0 if none. Three equal gaps, not two: on a busy machine, noise
-   alone sometimes makes two. PERIOD >= 3: with every other step slow, the
-   median is no steady step. */
+   slow steps, at least as slow as its level and at least two of them
+   alike (slow_as), and the steps between were mostly not slow
+   (quiet_between). 0 if none. Three equal gaps, not two: on a busy
+   machine, noise alone sometimes makes two. PERIOD >= 3: with every other
+   step slow, the median is no steady step. */
 static long long recurring_period(const struct cw_loop *loop, int n, long long last, double ns) {
   long long best = 0;
   for (int k = 0; k < n; k++) {
     long long period = last - loop->spike_slow[k];
-    if (period >= 3 && (!best || period < best) && slow_alike(loop, n, last - period, ns) &&
-        slow_alike(loop, n, last - 2 * period, ns) && slow_alike(loop, n, last - 3 * period, ns) &&
+    int alike = 0;
+    if (period >= 3 && (!best || period < best) &&
+        slow_as(loop, n, last - period, ns, &alike) &&
+        slow_as(loop, n, last - 2 * period, ns, &alike) &&
+        slow_as(loop, n, last - 3 * period, ns, &alike) && alike >= 2 &&
         quiet_between(loop, n, last, period))
       best = period;
   }

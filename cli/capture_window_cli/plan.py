@@ -10,17 +10,22 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
   slow        t - M0 > max(0.5 * M0, 4 * D0, 1 us)
   warm-up     ends at the first iteration from which 5 steps in a row are
               not slow (none such: at the first step that is not slow)
-  steady      the steps after the warm-up that are not slow: median, spread
+  steady      the steps after the warm-up that are not slow nor an event's: median, spread
               (MAD over median, in %)
-  periodic    slow steps at the iterations i >= warm-up end with
-              i % EVERY == PHASE (EVERY >= 3), within a factor of 3 of
-              their median: at least 4 of them, and at least 80 % of those
-              iterations; the slowest such event first, its steps then
-              taken out
+  periodic    events every EVERY (>= 3) from PHASE, from the slowest band
+              of steps down (a factor of 3 each): its occurrences are the
+              places of its grid that hold a step of the band or of an
+              event found before (a step holding two events counts for
+              both); 80 % of the places, and 3 of them (far above the
+              median), 4 (slow) or 8 (a small slowdown, 1.1x and more);
+              the last step is no place, and an occurrence when that slow
   outliers    the other slow steps after the warm-up
 """
+import bisect
 import glob
 import json
+import math
+import operator
 import os
 import re
 import shlex
@@ -28,17 +33,27 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
+from array import array
+from collections import Counter
+from itertools import compress, islice
 
 from .common import ME, Usage, option_value, program_name
 from .plot import plot
+from .steptimes import read_times, step_files
 
 SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
 WARMUP_RUN = 5
-PERIODIC_MIN, PERIODIC_SHARE = 4, 0.8  # four: three equal gaps, as spike wants
+SMALL_RATIO = 0.1    # a regular slowdown of 1.1x and more may be an event (logging)
+PERIODIC_MIN = 4     # a slow event: three equal gaps, as spike wants
+PERIODIC_MIN_FAR = 3  # an event FAR times the slow margin above the median: three
+FAR = 40
+PERIODIC_MIN_SMALL = 8  # below the slow margin: many times
+SHARE = 0.8          # of an event's places that hold it
 PERIOD_MIN = 3       # every other step slow: the median is no steady step
 ALIKE = 3            # the steps of one event take within 3x of each other
+ALIKE_FEW = 1.5      # ... and within 1.5x when it is seen fewer than 4 times
 NEIGHBOURS = 16      # periods tried: gaps to the next 16 slow steps (noise lies between)
+GAPS_TRIED, PHASES_TRIED, GAPS_FROM = 8, 3, 4096
 REPEAT = 3           # windows of a periodic suggestion
 SHOWN_OUTLIERS = 10
 
@@ -46,114 +61,228 @@ SHOWN_OUTLIERS = 10
 # ---- the rule ---------------------------------------------------------------
 
 def median(values):
-    v = sorted(values)
-    n = len(v)
+    n = len(values)
     if not n:
         return 0.0
-    return float(v[n // 2]) if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    ordered = sorted(values)
+    return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
-def mad(values, m):
-    return median([abs(x - m) for x in values])
+def median_mad(values):
+    """The median of values and their median absolute deviation."""
+    return sorted_median_mad([sorted(values)])
 
 
-def is_slow(ns, m, d):
-    return ns - m > max(SLOW_RATIO * m, SLOW_MADS * d, SLOW_MIN_NS)
+def sorted_median_mad(runs, taken=()):
+    """The median and MAD of the values of sorted runs (ints) less the
+    sorted values `taken` out of them, without merging them: a value's
+    rank is a few bisections, so the k-th value (and the k-th deviation
+    from the median) is a binary search over the values (a deviation is a
+    whole number or a half). The steady steps are the two sorted halves of
+    the run less the slow and the events' steps: one sort of each half."""
+    n = sum(map(len, runs)) - len(taken)
+    if n <= 0:
+        return 0.0, 0.0
+    lo = min(r[0] for r in runs if r)
+    hi = max(r[-1] for r in runs if r)
+
+    def at_most(v):  # how many values are <= v
+        return sum(bisect.bisect_right(r, v) for r in runs) - bisect.bisect_right(taken, v)
+
+    def kth(k):
+        a, b = lo, hi
+        while a < b:
+            v = (a + b) // 2
+            a, b = (v + 1, b) if at_most(v) < k + 1 else (a, v)
+        return a
+
+    m = (kth((n - 1) // 2) + kth(n // 2)) / 2
+
+    def kth_deviation(k):  # the smallest 2t with k+1 values within t of m
+        a, b = 0, int(2 * (hi - lo)) + 2
+        while a < b:
+            t2 = (a + b) // 2
+            within = at_most(math.floor(m + t2 / 2)) - at_most(math.ceil(m - t2 / 2) - 1)
+            a, b = (t2 + 1, b) if within < k + 1 else (a, t2)
+        return a / 2
+
+    return m, (kth_deviation((n - 1) // 2) + kth_deviation(n // 2)) / 2
 
 
-def warmup_end(indexes, slow):
-    """The first iteration from which WARMUP_RUN recorded steps in a row are
-    not slow; else the first step that is not slow; else 0."""
-    run = 0
-    for k, i in enumerate(indexes):
-        run = 0 if i in slow else run + 1
-        if run == WARMUP_RUN:
-            return indexes[k - WARMUP_RUN + 1]
-    return next((i for i in indexes if i not in slow), indexes[0] if indexes else 0)
+def slow_margin(m0, d0):
+    return max(SLOW_RATIO * m0, SLOW_MADS * d0, SLOW_MIN_NS)
 
 
-def alike(hits, steps):
-    """The hits within a factor of ALIKE of their median time: an
-    evaluation takes about the same time each time, noise does not (a
-    busy machine may still double one)."""
-    m = median(steps[i] for i in hits)
-    return [i for i in hits if m / ALIKE <= steps[i] <= ALIKE * m]
+def warmup_end(slow, n):
+    """The position from which WARMUP_RUN steps in a row are not slow;
+    else the first step that is not slow; else 0. slow: sorted positions."""
+    before = -1
+    for p in slow + [n]:
+        if p - before - 1 >= WARMUP_RUN:
+            return before + 1
+        before = p
+    return next((k for k, p in enumerate(slow) if p != k), len(slow) if len(slow) < n else 0)
 
 
-def strongest_event(remaining, steps, start, last, recorded):
-    """The recurring slow steps that are slowest: (time, every, phase,
-    hits), or None. An event every 60 steps that is a part of one every 20
-    is that one."""
-    candidates = {b - a for k, a in enumerate(remaining)
-                  for b in remaining[k + 1:k + 1 + NEIGHBOURS] if b - a >= PERIOD_MIN}
-    found = []
-    for every in sorted(candidates):
-        if last - start < (PERIODIC_MIN - 1) * every:
-            break
-        by_phase = {}
-        for i in remaining:
-            by_phase.setdefault(i % every, []).append(i)
-        for phase, hits in sorted(by_phase.items()):
-            hits = alike(hits, steps) if len(hits) >= PERIODIC_MIN else []
-            first = start + (phase - start) % every
-            places = sum(1 for i in range(first, last + 1, every) if i in recorded)
-            if len(hits) >= PERIODIC_MIN and len(hits) >= PERIODIC_SHARE * places:
-                found.append((median(steps[i] for i in hits), every, phase, hits))
-    own = [e for e in found if not any(o[1] < e[1] and e[1] % o[1] == 0 and e[2] % o[1] == o[2]
-                                       for o in found)]
-    return max(own, default=None, key=lambda e: e[0])
-
-
-def periodic_events(steps, late_slow, start):
-    """(every, phase, hits) of the slow steps that recur, the slowest first;
-    late_slow: the slow steps at or after `start`. Each event takes its
-    steps out before the next is looked for; what no event takes is
-    sporadic."""
-    indexes = sorted(steps)
-    remaining, events = sorted(late_slow), []
-    while len(remaining) >= PERIODIC_MIN:
-        event = strongest_event(remaining, steps, start, indexes[-1], set(indexes))
-        if not event:
-            break
-        events.append(event[1:])
-        taken = set(event[3])
-        remaining = [i for i in remaining if i not in taken]
-    return events, remaining
-
-
-def analyse(steps, count=3):
-    """steps: {iteration: ns} of one loop in one thread -> the analysis
+def analyse(index, ns, count=3):
+    """One loop in one thread (index and ns: arrays) -> the analysis
     (without the suggestions' commands)."""
-    indexes = sorted(steps)
-    half = indexes[len(indexes) // 2:]
-    m0 = median(steps[i] for i in half)
-    d0 = mad([steps[i] for i in half], m0)
-    slow = {i for i in indexes if is_slow(steps[i], m0, d0)}
-    w = warmup_end(indexes, slow)
-    steady = [steps[i] for i in indexes if i >= w and i not in slow]
-    m = median(steady)
-    events, outliers = periodic_events(steps, [i for i in sorted(slow) if i >= w], w)
+    n = len(index)
+    second = sorted(ns[n // 2:])
+    m0, d0 = sorted_median_mad([second])
+    limit = float(m0 + slow_margin(m0, d0))
+    slow = list(compress(range(n), map(limit.__lt__, ns)))
+    wp = warmup_end(slow, n)
+    w = index[wp]
+    small = float(m0 + max(SMALL_RATIO * m0, 2 * SLOW_MADS * d0, SLOW_MIN_NS))
+    cand = {index[p]: ns[p] for p in compress(range(wp, n), map(small.__lt__, islice(ns, wp, None)))}
+    consecutive = index[-1] - index[0] == n - 1
+    events = periodic_events(cand, w, index[-1], None if consecutive else set(index), m0, d0)
+    held = {}
+    for k, e in enumerate(events):
+        for i in e["occurrences"]:
+            held.setdefault(i, []).append(k)
+    late_slow = [index[p] for p in slow if p >= wp]
+    out = set(late_slow) | set(held)
+    position = (lambda i: i - index[0]) if consecutive else {i: p for p, i in enumerate(index)}.get
+    taken = sorted(ns[position(i)] for i in out)
+    if wp <= n // 2:
+        m, mad = sorted_median_mad([sorted(ns[wp:n // 2]), second], taken)
+    else:
+        m, mad = sorted_median_mad([sorted(ns[wp:])], taken)
+    for e in events:
+        # the event's level: its own steps that hold no other event, when it has some
+        alone = [i for i in e["own"] if len(held[i]) == 1] or e["own"]
+        e["_held"] = set(e["occurrences"])
+        e["ratio"] = round(median(array("q", (cand[i] for i in alone))) / m, 1) if m else 0.0
+    events.sort(key=lambda e: -e["ratio"])
     return {
-        "iterations": len(indexes),
+        "iterations": n,
         "warmup_end": w,
-        "steady": {"median_ns": round(m), "spread_pct": round(100 * mad(steady, m) / m, 1) if m else 0.0},
-        "periodic": [{"every": e, "phase": p, "ratio": round(median(steps[i] for i in hits) / m, 1),
-                      "first": hits[0], "hits": len(hits)} for e, p, hits in events],
-        "outliers": outliers,
-        "_slow": slow,
-        "_ratio": {i: steps[i] / m for i in outliers} if m else {},
-        "_steady_start": steady_start(indexes, slow, w, count),
+        "steady": {"median_ns": round(m), "spread_pct": round(100 * mad / m, 1) if m else 0.0},
+        "periodic": events,
+        "outliers": [i for i in late_slow if i not in held],
+        "coinciding": sorted(i for i, ks in held.items() if len(ks) > 1),
+        "last": index[-1],
+        "_ratio": {i: ns[position(i)] / m for i in late_slow} if m else {},
+        "_steady_start": steady_start(index, wp, out, count, consecutive),
         "_count": count,
     }
 
 
-def steady_start(indexes, slow, w, count):
-    """The first iteration >= w that starts COUNT recorded steps, none slow."""
-    recorded = set(indexes)
-    for s in indexes:
-        if s >= w and all(i in recorded and i not in slow for i in range(s, s + count)):
-            return s
+def steady_start(index, wp, out, count, consecutive):
+    """The first iteration >= the warm-up's end that starts COUNT recorded
+    steps in a row, none slow or an event's."""
+    run = 0
+    for p in range(wp, len(index)):
+        i = index[p]
+        run = 0 if i in out or (run and not consecutive and index[p - 1] != i - 1) else run + 1
+        if run == count:
+            return index[p - count + 1]
     return None
+
+
+# ---- events that recur ------------------------------------------------------
+
+def periodic_events(cand, start, last, recorded, m0, d0):
+    """The events that recur among cand ({iteration: ns} of the steps after
+    the warm-up above the small-slowdown level). Levels are taken from the
+    slowest down, each a band of a factor ALIKE; an event's occurrences are
+    the places of its grid (every EVERY from PHASE) that are at least as
+    slow as its band, so a step holding a slower event counts for it too,
+    and the run's last step counts when it is that slow."""
+    order = sorted(cand, key=cand.get, reverse=True)
+    events, left, above, k = [], [], set(), 0
+    while k < len(order):
+        low = cand[order[k]] / ALIKE
+        j = k
+        while j < len(order) and cand[order[j]] >= low:
+            j += 1
+        above.update(order[k:j])
+        left = find_events(sorted(left + order[k:j]), above, cand, events,
+                           (start, last, recorded, m0, d0))
+        k = j
+    return events
+
+
+def find_events(members, above, cand, events, run):
+    """Takes the events of one band out of members (its steps and those
+    left from slower bands), best first (the most of its own steps); ->
+    the steps no event took. A grid may hold steps of the events of
+    slower bands (a step holding a slower event too), not those of its own
+    band: there a busy machine's time slices would lend their steps to an
+    evaluation's grid and the other way round."""
+    found = {i for e in events for i in e["occurrences"]}
+    while len(members) >= 2:
+        own, best = set(members), None
+        for on_grid, every, phase in candidate_grids(members, events):
+            if best and (on_grid < len(best["own"]) or on_grid == len(best["own"]) and every > best["every"]):
+                break  # its own steps are at most on_grid: none after it does better
+            g = grid((every, phase), own, found, above, cand, run)
+            if g and (not best or (len(g["own"]), -every) > (len(best["own"]), -best["every"])):
+                best = g
+        if not best:
+            break
+        events.append(best)
+        taken = set(best["occurrences"])
+        members = [i for i in members if i not in taken]
+    return members
+
+
+def candidate_grids(members, events):
+    """(steps of members on it, every, phase) worth a look, the most
+    first: the commonest gaps between a step and its next NEIGHBOURS
+    (noise lies between; counted over the first GAPS_FROM steps, as an
+    event recurs all along), each at its commonest phases; none that is
+    part of an event already found."""
+    gaps = Counter()
+    first = members[:GAPS_FROM]
+    for k in range(1, NEIGHBOURS + 1):
+        gaps.update(map(operator.sub, first[k:], first))
+    out = []
+    # A small band: every gap (an evaluation's gap may be rarer than the
+    # noise's between); a large one: its commonest.
+    for every, _ in gaps.most_common(GAPS_TRIED if len(members) > GAPS_FROM else None):
+        if every < PERIOD_MIN:
+            continue
+        for phase, c in Counter(map(every.__rmod__, members)).most_common(PHASES_TRIED):
+            if c >= 2 and not any(every % e["every"] == 0 and phase % e["every"] == e["phase"]
+                                  for e in events):
+                out.append((c, every, phase))
+    return sorted(out, key=lambda t: (-t[0], t[1]))
+
+
+def grid(every_phase, members, found, above, cand, run):
+    """The event every EVERY from PHASE, or None: at least SHARE of its
+    places (the last step only when it is slow) hold it (a step of the
+    band, or one that holds an event found before: at least as slow),
+    enough of them for its level, at least half of them the band's own
+    steps, and those alike; the last step off the grid is one more
+    occurrence when it is at least as slow as the band."""
+    every, phase = every_phase
+    start, last, recorded, m0, d0 = run
+    first = start + (phase - start) % every
+    places = range(first, last + 1, every)
+    if recorded is not None:
+        places = [i for i in places if i in recorded]
+    hits = [i for i in places if i in members or i in found]
+    n_places = len(places) - (1 if places and places[-1] == last and last not in above else 0)
+    own = [i for i in hits if i in members]
+    if len(hits) < PERIODIC_MIN_FAR or len(hits) < SHARE * n_places or 2 * len(own) < len(hits):
+        return None
+    if len(hits) > len(own) and len(members) - len(own) > len(own):
+        return None  # it borrows, among more steps like its own off the grid: noise
+    times = sorted(cand[i] for i in own)
+    level = times[len(times) // 2] - m0
+    margin = slow_margin(m0, d0)
+    need = (PERIODIC_MIN_FAR if level > FAR * margin else
+            PERIODIC_MIN if level > margin else PERIODIC_MIN_SMALL)
+    few = len(hits) < PERIODIC_MIN
+    if len(hits) < need or times[-1] > (ALIKE_FEW if few else ALIKE ** 2) * times[0]:
+        return None
+    extra = [last] if last in above and last not in hits else []
+    return {"every": every, "phase": phase, "first": hits[0], "hits": hits,
+            "occurrences": hits + extra, "own": own}
 
 
 # ---- suggestions ------------------------------------------------------------
@@ -170,6 +299,17 @@ def report_name(program):
     return program_name(program) if program else "report"
 
 
+def periodic_windows(e, coinciding):
+    """The slow steps one event's windows centre on: its first REPEAT
+    occurrences that hold no other event when there are that many (a
+    window on a step that also checkpoints would not show the evaluation
+    alone), else its first REPEAT; step 0 has no step before it."""
+    hits = [i for i in e["hits"] if i >= 1]
+    times = min(REPEAT, len(hits))
+    alone = [i for i in hits if i not in coinciding]
+    return (alone if len(alone) >= times else hits)[:times]
+
+
 def suggestions(a, loops_env, program):
     out = []
     count = a["_count"]
@@ -178,53 +318,23 @@ def suggestions(a, loops_env, program):
         env = f"CAPTURE_WINDOW={s}:{count}"
         out.append({"why": f"steady state: {count} steps after the warm-up, none slow",
                     "env": env, "nsys": nsys_line(env, "stop", loops_env, program)})
+    coinciding = set(a["coinciding"])
     for e in a["periodic"]:
         every, first = e["every"], e["first"]
-        start = first - 1 if first >= 1 else first + every - 1
-        times = min(REPEAT, e["hits"])
-        env = f"CAPTURE_WINDOW={start}:3/{every}x{times}"
+        centres = periodic_windows(e, coinciding)
+        times = len(centres)
+        if not times:
+            continue
+        evenly = all(b - a_ == every for a_, b in zip(centres, centres[1:]))
+        env = ("CAPTURE_WINDOW=" + (f"{centres[0] - 1}:3/{every}x{times}" if evenly else
+                                    ",".join(f"{c - 1}:3" for c in centres)))
+        alone = "" if not coinciding & set(e["hits"]) else (
+            ", at steps that hold no other event" if not coinciding & set(centres) else
+            ", some holding another event too")
         out.append({"why": f"every {every} steps from {first} ({e['ratio']:.1f}x slower): "
-                           f"the slow step and one on either side, {times} times",
+                           f"the slow step and one on either side, {times} times{alone}",
                     "env": env, "nsys": nsys_line(env, f"repeat:{times}", loops_env, program)})
     return out
-
-
-# ---- the step-times file ----------------------------------------------------
-
-# A loop's place: FILE:LINE, and @INSTANCE for a template instantiation's.
-PLACE = re.compile(r"(.*):(\d+)(?:@(.+))?")
-
-
-def read_times(paths):
-    """Loops of the files (the format of docs/environment.md, "Step times"),
-    in the order their headers come: [{label, file, line, instance, place,
-    thread, steps}]."""
-    loops = []
-    for path in paths:
-        by_id = {}
-        with open(path, errors="replace") as f:
-            for n, line in enumerate(f, 1):
-                if not line.endswith("\n"):
-                    break  # a last line cut short: the run was killed mid-write
-                words = line.split()
-                if not words or words[0].startswith("#"):
-                    continue
-                if words[0] == "loop" and len(words) >= 5 and words[2].startswith("T"):
-                    place = line.split(None, 4)[4].rstrip("\n")
-                    m = PLACE.fullmatch(place)
-                    if not m:
-                        raise Usage(f"{ME}: plan: {path}:{n}: not a step-times line: {line.strip()!r}")
-                    file, lineno, instance = m.groups()
-                    loop = {"label": words[3], "file": file, "line": int(lineno),
-                            "instance": instance or "", "place": place,
-                            "thread": int(words[2][1:]), "steps": {}}
-                    by_id[words[1]] = loop
-                    loops.append(loop)
-                elif len(words) == 3 and words[0] in by_id:
-                    by_id[words[0]]["steps"][int(words[1])] = int(words[2])
-                else:
-                    raise Usage(f"{ME}: plan: {path}:{n}: not a step-times line: {line.strip()!r}")
-    return [l for l in loops if l["steps"]]
 
 
 # ---- output -----------------------------------------------------------------
@@ -237,16 +347,33 @@ def duration(ns):
     return f"{ns:.0f} ns"
 
 
-def text_report(loop, a):
+def events_of(a, i):
+    """The events step i holds, as 'every 20 and every 30'."""
+    names = [f"every {e['every']}" for e in a["periodic"] if i in e["_held"]]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def several_line(a):
+    shown = [f"{i} ({events_of(a, i)}{'; the last step' if i == a['last'] else ''})"
+             for i in a["coinciding"][:SHOWN_OUTLIERS]]
+    more = len(a["coinciding"]) - len(shown)
+    return "  steps holding several events: " + ", ".join(shown) + (
+        f" and {more} more" if more > 0 else "")
+
+
+def text_report(loop, a, where):
     w = a["warmup_end"]
-    lines = [f"loop '{loop['label']}' ({loop['place']}) thread {loop['thread']}: "
-             f"{a['iterations']} iterations",
+    lines = [f"loop '{loop['label']}' ({loop['place']}) thread {loop['thread']}"
+             f"{where}: {a['iterations']} iterations",
              f"  warm-up: {'iterations 0-%d' % (w - 1) if w > 1 else 'iteration 0' if w == 1 else 'none'}"
              f" (steady from {w})",
              f"  steady: median {duration(a['steady']['median_ns'])}, spread {a['steady']['spread_pct']:.1f}%"]
     for e in a["periodic"]:
+        last = "; the last step too" if e["occurrences"][-1] not in e["hits"] else ""
         lines.append(f"  periodic: every {e['every']} steps from {e['first']}: {e['ratio']:.1f}x slower "
-                     "(eval? checkpoint?)")
+                     f"(eval? checkpoint?){last}")
+    if a["coinciding"]:
+        lines.append(several_line(a))
     shown = [f"{i} ({a['_ratio'][i]:.1f}x)" for i in a["outliers"][:SHOWN_OUTLIERS]]
     more = len(a["outliers"]) - len(shown)
     lines.append("  outliers: " + (", ".join(shown) + (f" and {more} more" if more > 0 else "")
@@ -261,11 +388,17 @@ def text_report(loop, a):
     return "\n".join(lines)
 
 
-def public(loop, a):
+def public(loop, a, source):
     return {"label": loop["label"], "file": loop["file"], "line": loop["line"],
-            "instance": loop["instance"], "thread": loop["thread"], "iterations": a["iterations"], "warmup_end": a["warmup_end"],
-            "steady": a["steady"],
-            "periodic": [{k: e[k] for k in ("every", "phase", "ratio")} for e in a["periodic"]],
+            "instance": loop["instance"], "thread": loop["thread"],
+            "source": source, "iterations": a["iterations"],
+            "warmup_end": a["warmup_end"], "steady": a["steady"],
+            "periodic": [{"every": e["every"], "phase": e["phase"], "ratio": e["ratio"],
+                          "first": e["first"], "occurrences": len(e["occurrences"]),
+                          "last_step": e["occurrences"][-1] not in e["hits"]}
+                         for e in a["periodic"]],
+            "coinciding": [{"step": i, "every": [e["every"] for e in a["periodic"] if i in e["_held"]]}
+                           for i in a["coinciding"]],
             "outliers": a["outliers"], "suggest": a["suggest"]}
 
 
@@ -319,23 +452,60 @@ def stop(child):
 
 # ---- the command ------------------------------------------------------------
 
+HELP = """usage: capture-window plan [OPTIONS] -- PROGRAM [ARG...]
+       capture-window plan [OPTIONS] --from FILE|FOLDER [FILE...]
+
+Where to cut: times every step of every marked loop (one run of PROGRAM
+with CAPTURE_WINDOW=none and CAPTURE_WINDOW_TIMES, or the step-time files
+of an earlier run) and says per loop and thread where the warm-up ends,
+what a steady step takes, which slow steps recur (each event its own
+period, the steps that hold several named) and which are sporadic, with a
+CAPTURE_WINDOW value and its nsys command for each (docs/where-to-cut.md).
+
+  --from PATH...   read step-time files: several files (the per-process
+                   files of one run), a folder (the step-time files in
+                   it) or a quoted glob; may be repeated
+  --json           one JSON object instead of the text report
+  --plot FILE      also draw the step times (.png or .svg; needs matplotlib)
+  --count N        steps per suggested steady window (default 3)
+  --steps N        only the first N steps of each loop; with PROGRAM, stop
+                   it once a loop has N
+  -h, --help       this text"""
+
+
 def parse_plan(args):
-    opts = {"json": False, "plot": None, "steps": None, "from": None, "count": 3}
+    opts = {"json": False, "plot": None, "steps": None, "from": [], "count": 3, "help": False}
     i = 0
     while i < len(args):
         a = args[i]
         if a == "--":
             i += 1
             break
-        if a == "--json":
+        if a in ("-h", "--help"):
+            opts["help"], i = True, i + 1
+        elif a == "--json":
             opts["json"], i = True, i + 1
-        elif a.split("=")[0] in ("--plot", "--from", "--steps", "--count"):
+        elif a == "--from":
+            # --from FILE...: every word up to the next option (a shell glob)
+            j = i + 1
+            while j < len(args) and not args[j].startswith("-"):
+                j += 1
+            if j == i + 1:
+                raise Usage(f"{ME}: plan: --from needs a file or a folder")
+            opts["from"] += args[i + 1:j]
+            i = j
+        elif a.startswith("--from="):
+            opts["from"].append(a[len("--from="):])
+            i += 1
+        elif a.split("=")[0] in ("--plot", "--steps", "--count"):
             name = a.split("=")[0]
             opts[name[2:]], i = option_value(args, i, name)
         elif a.startswith("-"):
-            raise Usage(f"{ME}: plan: unknown option '{a}'")
+            raise Usage(f"{ME}: plan: unknown option '{a}' (--help lists them)")
         else:
             break
+    if opts["help"]:
+        return opts, []
     if opts["plot"] is not None and not opts["plot"].endswith((".png", ".svg")):
         raise Usage(f"{ME}: plan: --plot takes FILE.png or FILE.svg, got '{opts['plot']}'")
     for name in ("steps", "count"):
@@ -344,18 +514,19 @@ def parse_plan(args):
         opts[name] = int(opts[name]) if opts[name] is not None else None
     program = args[i:]
     if bool(program) == bool(opts["from"]):
-        raise Usage(f"{ME}: plan: give either --from PATH or -- PROGRAM [ARG...]")
+        raise Usage(f"{ME}: plan: give either --from PATH... or -- PROGRAM [ARG...]")
     return opts, program
 
 
 def cmd_plan(args):
     opts, program = parse_plan(args)
-    status = 0
+    if opts["help"]:
+        print(HELP)
+        return 0
+    status, files = 0, []
     if opts["from"]:
-        if not os.path.isfile(opts["from"]):
-            print(f"{ME}: plan: no such file: {opts['from']}", file=sys.stderr)
-            return 1
-        loops = read_times([opts["from"]])
+        files = step_files(opts["from"])
+        loops = read_times(files)
     else:
         with tempfile.TemporaryDirectory(prefix="cw-plan-") as folder:
             rc, stopped = run_program(program, folder, opts["steps"])
@@ -365,7 +536,7 @@ def cmd_plan(args):
             status = 1
     if opts["steps"]:
         for loop in loops:
-            loop["steps"] = {i: loop["steps"][i] for i in sorted(loop["steps"])[:opts["steps"]]}
+            loop["index"], loop["ns"] = loop["index"][:opts["steps"]], loop["ns"][:opts["steps"]]
     if not loops:
         print(f"{ME}: plan: no step times recorded: was the program built with the capture-window "
               "plugin, and did a marked loop run?", file=sys.stderr)
@@ -373,16 +544,18 @@ def cmd_plan(args):
     several = len({l["place"] for l in loops}) > 1
     results = []
     for loop in loops:
-        a = analyse(loop["steps"], opts["count"])
+        a = analyse(loop["index"], loop["ns"], opts["count"])
         at = "@" + loop["instance"] if loop["instance"] else ""
         pick = f"{os.path.basename(loop['file'])}:{loop['line']}{at}"  # tmpl<int>: quoted
         where = f"CAPTURE_WINDOW_LOOPS={shlex.quote(pick)}" if several else None
         a["suggest"] = suggestions(a, where, program)
         results.append((loop, a))
     if opts["json"]:
-        print(json.dumps({"loops": [public(l, a) for l, a in results]}))
+        print(json.dumps({"loops": [public(l, a, l["source"] if files else None)
+                                    for l, a in results]}))
     else:
-        print("\n\n".join(text_report(l, a) for l, a in results))
+        print("\n\n".join(text_report(l, a, f" in {l['source']}" if len(files) > 1 else "")
+                          for l, a in results))
     if opts["plot"]:
         plot(opts["plot"], results)  # without matplotlib: says so, the report stands
     return status

@@ -1,5 +1,6 @@
 """plot.py - plan's --plot: step time against step, one panel per loop and
-thread, log scale, the warm-up and each suggested window shaded. matplotlib
+thread, log scale, the warm-up and each suggested window shaded, each
+period's steps ringed in its own colour. matplotlib
 is optional: without it, plot says how to install it and plan's report
 stands alone."""
 import re
@@ -11,13 +12,16 @@ INSTALL = ("apt install python3-matplotlib (Debian, Ubuntu) or pip install matpl
 
 
 def windows_of(env):
-    """CAPTURE_WINDOW=START:COUNT[/EVERYxTIMES] -> [(start, count)]."""
-    m = re.fullmatch(r"CAPTURE_WINDOW=(\d+):(\d+)(?:/(\d+)x(\d+))?", env)
-    if not m:
-        return []
-    start, count = int(m.group(1)), int(m.group(2))
-    every, times = int(m.group(3) or 0), int(m.group(4) or 1)
-    return [(start + k * every, count) for k in range(times)]
+    """CAPTURE_WINDOW=START:COUNT[/EVERYxTIMES][,...] -> [(start, count)]."""
+    out = []
+    for spec in env.split("=", 1)[1].split(","):
+        m = re.fullmatch(r"(\d+):(\d+)(?:/(\d+)x(\d+))?", spec)
+        if not m:
+            return []
+        start, count = int(m.group(1)), int(m.group(2))
+        every, times = int(m.group(3) or 0), int(m.group(4) or 1)
+        out += [(start + k * every, count) for k in range(times)]
+    return out
 
 
 def plot(path, results):
@@ -34,9 +38,11 @@ def plot(path, results):
     figure, axes = plt.subplots(len(results), 1, figsize=(10, 3.2 * len(results)), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, (loop, a) in zip(axes[:, 0], results):
-        steps = loop["steps"]
-        indexes = sorted(steps)
-        ax.plot(indexes, [steps[i] / 1e6 for i in indexes], ".-", lw=0.6, ms=3, color="black")
+        ms = [ns / 1e6 for ns in loop["ns"]]
+        ax.plot(loop["index"], ms, ".-", lw=0.6, ms=3, color="black")
+        first = loop["index"][0]
+        time_of = {i: ms[p] for p, i in enumerate(loop["index"])} if (
+            loop["index"][-1] - first != len(ms) - 1) else None
         ax.set_yscale("log")  # a warm-up of 10x and steps of 1.1x both show
         ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
         ax.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
@@ -46,6 +52,14 @@ def plot(path, results):
             for n, (start, count) in enumerate(windows_of(s["env"])):
                 ax.axvspan(start - 0.5, start + count - 0.5, color=colours[k % len(colours)],
                            alpha=0.35, label=s["env"] if n == 0 else None)
+        # Each period's own steps in its suggestion's colour: a step that
+        # holds two events shows both rings.
+        steady = 1 if a["_steady_start"] is not None else 0
+        for k, e in enumerate(a["periodic"]):
+            at = e["occurrences"]
+            ys = [time_of[i] if time_of else ms[i - first] for i in at]
+            ax.scatter(at, ys, s=30 + 40 * k, facecolors="none", linewidths=1.2,
+                       edgecolors=colours[(k + steady) % len(colours)], label=f"every {e['every']}")
         ax.set_title(f"loop '{loop['label']}' ({loop['place']}) thread {loop['thread']}",
                      fontsize=10)
         ax.set_xlabel("step")

@@ -9,6 +9,9 @@
  *     sporadic   warm-up as above; steps 37 and 81 take 8 ms
  *     two        warm-up; every 20th from 30 takes 8 ms, every 50th from 45
  *                takes 5 ms
+ *     coincide   warm-up; an evaluation every 20 steps from 20 (+4 ms) and
+ *                a checkpoint every 30 from 30 (+30 ms): step 60 holds
+ *                both; with 101 steps the last one (100) checkpoints too
  *
  * Steps sleep rather than spin: a sleeping thread is woken within
  * microseconds on a busy machine, a spinning one loses whole time slices.
@@ -27,8 +30,8 @@ static void sleep_us(long us)
     ;
 }
 
-/* Microseconds of step i. */
-static long step_us(const char *shape, long i)
+/* Microseconds of step i of a run whose last step is `last`. */
+static long step_us(const char *shape, long i, long last)
 {
   if (strcmp(shape, "flat") == 0) return 1000;
   if (i < 10) return 10000 - 900 * i;
@@ -36,6 +39,8 @@ static long step_us(const char *shape, long i)
   if (strcmp(shape, "sporadic") == 0 && (i == 37 || i == 81)) return 8000;
   if (strcmp(shape, "two") == 0 && i % 20 == 10 && i >= 30) return 8000;
   if (strcmp(shape, "two") == 0 && i % 50 == 45) return 5000;
+  if (strcmp(shape, "coincide") == 0)
+    return 1000 + (i % 20 == 0 ? 4000 : 0) + (i % 30 == 0 || i == last ? 30000 : 0);
   return 1000;
 }
 
@@ -45,7 +50,7 @@ int main(int argc, char **argv)
   long steps = argc > 2 ? atol(argv[2]) : 120, sum = 0;
 #pragma capture_window(1000000, 1)
   for (long i = 0; steps == 0 || i < steps; i++) {
-    sleep_us(step_us(shape, i));
+    sleep_us(step_us(shape, i, steps - 1));
     sum += i;
   }
   printf("shapes %s: %ld\n", shape, sum);

@@ -1,0 +1,252 @@
+"""steptimes.py - reads the step-time files that CAPTURE_WINDOW_TIMES writes
+(docs/environment.md, "Step times"), strictly: a line that is not of the
+format stops the read with `FILE:LINE: what is wrong` (Usage, exit 2).
+
+The format, version 1:
+  # capture-window step times 1         the first line
+  loop ID T<THREAD> LABEL FILE:LINE[@INSTANCE]
+                                        a loop in a thread, before its steps
+                                        (@INSTANCE: a template instantiation's)
+  ID INDEX NS                           a step; INDEX rises within a loop
+  # ...                                 comments; blank lines are skipped
+A last line without its newline (a run killed mid-write) is dropped.
+
+Each loop comes back as {label, file, line, instance, place, thread,
+source, index, ns}
+with index and ns arrays of int64. A run of 1,000,000 steps is read in
+blocks: the lines of digits and spaces are checked and converted a block
+at a time, in C (bytes methods, map, array); any other line, and any
+block that fails a check, goes through the line-by-line reader, which is
+the definition of the format and says where it is broken.
+"""
+import json
+import operator
+import os
+import re
+from array import array
+from itertools import compress
+
+from .common import ME, Usage
+
+HEADER = b"# capture-window step times "
+VERSION = b"1"
+BLOCK = 1 << 20
+MAX_DIGITS = 18      # every number fits in 63 bits; 10^18 ns is 31 years
+NOT_STEP_CHAR = re.compile(rb"[^0-9 \n]")
+DIGITS = b"0123456789"
+COMMAS = bytes.maketrans(b" \n", b",,")
+# A loop's place: FILE:LINE, and @INSTANCE for a template instantiation's
+# (whose name may hold ':', as in f<std::string>).
+PLACE = re.compile(r"(.*):(\d+)(?:@(.+))?")
+
+
+class Bad(Exception):
+    """A line that is not of the format: its reason."""
+
+
+def number(word, what):
+    if not word.isdigit() or not word.isascii():
+        raise Bad(f"{what} '{word.decode(errors='replace')}' is not a whole number >= 0")
+    if len(word) > MAX_DIGITS:
+        raise Bad(f"{what} '{word.decode()}' has more than {MAX_DIGITS} digits")
+    return int(word)
+
+
+class FileReader:
+    """One file's loops, read line by line (line) or a block of step lines
+    at a time (steps); both keep the same state."""
+
+    def __init__(self, path):
+        self.path, self.by_id, self.loops, self.last = path, {}, [], {}
+
+    def fail(self, n, reason):
+        raise Usage(f"{ME}: plan: {self.path}:{n}: {reason}")
+
+    def first(self, n, line):
+        if not line.startswith(HEADER):
+            self.fail(n, "not a step-times file: its first line is not "
+                         "'# capture-window step times 1'")
+        version = line[len(HEADER):].strip()
+        if version != VERSION:
+            self.fail(n, f"step-times format version '{version.decode(errors='replace')}' "
+                         "is not known (this plan reads version 1)")
+
+    def line(self, n, line):
+        try:
+            words = line.split()
+            if not words or words[0].startswith(b"#"):
+                return
+            if words[0] == b"loop":
+                self.loop_header(line)
+            else:
+                self.step(words)
+        except Bad as e:
+            self.fail(n, e)
+
+    def loop_header(self, line):
+        words = line.split(None, 4)
+        if len(words) < 5:
+            raise Bad("a loop line is 'loop ID T<THREAD> LABEL FILE:LINE'")
+        ident = number(words[1], "loop ID")
+        if ident in self.by_id:
+            raise Bad(f"loop {ident} is defined twice")
+        if not (words[2].startswith(b"T") and words[2][1:].isdigit()):
+            raise Bad(f"thread '{words[2].decode(errors='replace')}' is not T<NUMBER>")
+        thread = number(words[2][1:], "thread")
+        place = words[4].rstrip().decode(errors="replace")
+        m = PLACE.fullmatch(place)
+        if not m or not m.group(1):
+            raise Bad(f"'{place}' is not FILE:LINE[@INSTANCE]")
+        file, lineno, instance = m.groups()
+        loop = {"label": words[3].decode(errors="replace"), "file": file, "line": int(lineno),
+                "instance": instance or "", "place": place, "thread": thread, "source": self.path, "index": array("q"), "ns": array("q")}
+        self.by_id[ident] = loop
+        self.loops.append(loop)
+
+    def step(self, words):
+        if len(words) != 3:
+            raise Bad(f"not a step-times line: {b' '.join(words).decode(errors='replace')!r} "
+                      "(a step is 'ID INDEX NS', a loop 'loop ID T<THREAD> LABEL FILE:LINE')")
+        ident, index = number(words[0], "loop ID"), number(words[1], "step index")
+        ns = number(words[2], "duration")
+        loop = self.by_id.get(ident)
+        if loop is None:
+            raise Bad(f"a step of loop {ident}, which no 'loop {ident} ...' line before it defines")
+        last = self.last.get(ident, -1)
+        if index <= last:
+            raise Bad(f"step {index} of loop {ident} " +
+                      ("again" if index == last else f"after step {last}"))
+        loop["index"].append(index)
+        loop["ns"].append(ns)
+        self.last[ident] = index
+
+    def steps(self, n, data):
+        """Lines n.. of data (digits, spaces and newlines only, each line
+        ended): at C speed when every line is three numbers with one space
+        between (the digits taken out, each line is two spaces), and then
+        the same as line by line; else line by line."""
+        lines = data.count(b"\n")
+        if data.translate(None, DIGITS) != b"  \n" * lines or b"\n " in data or b"  " in data \
+                or data.startswith(b" "):
+            return self.slowly(n, data)
+        try:  # JSON reads a list of numbers in C; a leading zero is not JSON (line by line then)
+            values = array("q", json.loads(b"[" + data[:-1].translate(COMMAS) + b"]"))
+        except (ValueError, OverflowError):
+            return self.slowly(n, data)
+        if max(values) >= 10 ** MAX_DIGITS:
+            return self.slowly(n, data)
+        ids, index, ns = values[0::3], values[1::3], values[2::3]
+        per_loop = [(ids[0], index, ns)] if ids.count(ids[0]) == len(ids) else [
+            (i, array("q", compress_eq(index, ids, i)), array("q", compress_eq(ns, ids, i)))
+            for i in sorted(set(ids))]
+        for ident, index, ns in per_loop:
+            if ident not in self.by_id or not rising(index, self.last.get(ident, -1)):
+                return self.slowly(n, data)
+        for ident, index, ns in per_loop:
+            self.by_id[ident]["index"].extend(index)
+            self.by_id[ident]["ns"].extend(ns)
+            self.last[ident] = index[-1]
+
+    def slowly(self, n, data):
+        for k, line in enumerate(data.split(b"\n")[:-1]):
+            self.line(n + k, line)
+
+
+def compress_eq(values, ids, ident):
+    return compress(values, map(ident.__eq__, ids))
+
+
+def rising(index, last):
+    """Whether index (an array) rises strictly from above last."""
+    if index[0] <= last:
+        return False
+    if index[-1] - index[0] == len(index) - 1:  # the usual case: one step after another
+        return index == array("q", range(index[0], index[-1] + 1))
+    return all(map(operator.lt, index, index[1:]))
+
+
+def read_file(path, by_lines=False):
+    """The loops of one file; by_lines: the line-by-line reader only (the
+    tests compare the two)."""
+    reader = FileReader(path)
+    n, pending = 1, b""
+    with open(path, "rb") as f:
+        first = f.readline()
+        if not first.endswith(b"\n"):
+            reader.fail(1, "empty: not a step-times file" if not first else
+                        "not a step-times file: its first line is cut short")
+        reader.first(1, first)
+        n = 2
+        while True:
+            block = f.read(BLOCK)
+            if not block:
+                break
+            block = pending + block
+            cut = block.rfind(b"\n") + 1
+            block, pending = block[:cut], block[cut:]
+            n = read_block(reader, n, block, by_lines)
+    return reader.loops
+
+
+def read_block(reader, n, block, by_lines):
+    """Lines n.. of block (ending in a newline) -> the next line's number."""
+    if by_lines:
+        reader.slowly(n, block)
+        return n + block.count(b"\n")
+    pos = 0
+    while pos < len(block):
+        m = NOT_STEP_CHAR.search(block, pos)
+        other = block.rfind(b"\n", 0, m.start()) + 1 if m else len(block)
+        if other > pos:
+            reader.steps(n, block[pos:other])
+            n += block.count(b"\n", pos, other)
+        if m:
+            end = block.index(b"\n", m.start()) + 1
+            reader.line(n, block[other:end])
+            n, pos = n + 1, end
+        else:
+            pos = other
+    return n
+
+
+def step_files(paths):
+    """The files of --from: each PATH a file; a folder stands for the
+    step-time files in it (those whose first line is the format's header);
+    a PATH that does not exist but holds * ? or [ is a glob."""
+    import glob
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            inside = sorted(os.path.join(path, name) for name in os.listdir(path))
+            found = [p for p in inside if os.path.isfile(p) and starts_with_header(p)]
+            if not found:
+                raise Usage(f"{ME}: plan: {path}: a folder with no step-time file in it (no file "
+                            "whose first line is '# capture-window step times ...')")
+            files += found
+        elif os.path.exists(path):
+            files.append(path)
+        elif glob.has_magic(path) and glob.glob(path):
+            files += sorted(glob.glob(path))
+        else:
+            raise Usage(f"{ME}: plan: no such file: {path}")
+    return list(dict.fromkeys(files))
+
+
+def starts_with_header(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(HEADER)) == HEADER
+    except OSError:
+        return False
+
+
+def read_times(paths, by_lines=False):
+    """The loops of the files, in the order their headers come; loops
+    without a step are left out."""
+    loops = []
+    for path in paths:
+        try:
+            loops += read_file(path, by_lines)
+        except OSError as e:
+            raise Usage(f"{ME}: plan: cannot read {path}: {e.strerror}")
+    return [l for l in loops if l["index"]]

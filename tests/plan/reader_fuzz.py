@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Fuzzing plan's step-time reader (as tests/fuzz does for the
+environment): mutated step-time files, each read by the bulk reader and by
+the line-by-line one (the definition of the format), in small blocks so
+that lines fall across block ends.
+
+  reader_fuzz.py CLI_DIR [CASES]
+
+Each file must give the same answer both ways: the same loops, step for
+step, or the same `capture-window: plan: FILE:LINE: reason`; no other
+exception. The loops of a file that reads are then analysed and given
+their suggestions (no exception either). A few of the files also go
+through the command: exit 0, 1 or 2 and never a traceback.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, sys.argv[1])
+sys.dont_write_bytecode = True
+from capture_window_cli import plan, steptimes  # noqa: E402
+from capture_window_cli.common import Usage  # noqa: E402
+
+INTERESTING = b"0123456789 \n-.eT:#\t\rx\x00\xff" + b"loop "
+
+
+def seed_file(r):
+    """A valid file: two or three loops in threads, steps interleaved a
+    run at a time, comments, a blank line."""
+    lines = [b"# capture-window step times 1"]
+    loops = r.randint(1, 3)
+    next_index = [r.randint(0, 5) for _ in range(loops)]
+    defined = 0
+    while defined < loops or r.random() < 0.9:
+        if defined < loops and (defined == 0 or r.random() < 0.3):
+            defined += 1
+            lines.append(b"loop %d T%d step%d src/t r.c:%d" % (defined, r.randint(1, 9999), defined,
+                                                               r.randint(1, 500)))
+            continue
+        k = r.randrange(defined)
+        for _ in range(r.randint(1, 40)):
+            lines.append(b"%d %d %d" % (k + 1, next_index[k], r.choice([1000, 1010, 990, 8000])))
+            next_index[k] += 1 if r.random() < 0.95 else r.randint(2, 4)
+        if r.random() < 0.05:
+            lines.append(r.choice([b"# a comment", b""]))
+        if len(lines) > 400:
+            break
+    return b"\n".join(lines) + b"\n"
+
+
+def mutate(data, r):
+    data = bytearray(data)
+    for _ in range(r.randint(1, 4)):
+        how = r.randrange(6)
+        at = r.randrange(len(data) + 1)
+        if how == 0 and data:
+            data[min(at, len(data) - 1)] = r.choice(INTERESTING)
+        elif how == 1:
+            data[at:at] = bytes([r.choice(INTERESTING)]) * r.randint(1, 3)
+        elif how == 2:
+            del data[at:at + r.randint(1, 5)]
+        elif how == 3:
+            data[at:at] = b"9" * r.randint(15, 22)  # numbers of 18 digits and more
+        elif how == 4:
+            lines = bytes(data).split(b"\n")
+            k = r.randrange(len(lines))
+            lines.insert(r.randrange(len(lines) + 1), lines[k])  # a line again, elsewhere
+            data = bytearray(b"\n".join(lines))
+        else:
+            del data[at:]  # cut short
+    return bytes(data)
+
+
+def outcome(path, by_lines):
+    try:
+        loops = steptimes.read_times([path], by_lines)
+        return [(l["label"], l["file"], l["line"], l["thread"], list(l["index"]), list(l["ns"]))
+                for l in loops]
+    except Usage as e:
+        return str(e)
+
+
+def main():
+    cases = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
+    r = random.Random(20261201)
+    steptimes.BLOCK = 256
+    folder = tempfile.mkdtemp(prefix="cw-reader-fuzz-")
+    path = os.path.join(folder, "steps")
+    failures, errors, read_ok = 0, 0, 0
+    where = re.compile(re.escape(f"capture-window: plan: {path}:") + r"\d+: \S")
+    for case in range(cases):
+        data = seed_file(r)
+        if case % 10:
+            data = mutate(data, r)
+        with open(path, "wb") as f:
+            f.write(data)
+        try:
+            bulk, by_lines = outcome(path, False), outcome(path, True)
+            if isinstance(bulk, str):
+                errors += 1
+                ok = bulk == by_lines and bool(where.match(bulk))
+            else:
+                read_ok += 1
+                ok = bulk == by_lines
+                for loop in steptimes.read_times([path]):
+                    a = plan.analyse(loop["index"], loop["ns"])
+                    a["suggest"] = plan.suggestions(a, None, [])
+                    plan.text_report(loop, a, "")
+        except Exception as e:  # noqa: BLE001 - any other exception is the finding
+            ok, bulk, by_lines = False, f"{type(e).__name__}: {e}", ""
+        if not ok:
+            failures += 1
+            kept = os.path.join(folder, f"failure-{case}")
+            os.rename(path, kept)
+            print(f"FAIL: case {case} ({kept})\n  bulk:     {str(bulk)[:300]}\n"
+                  f"  by lines: {str(by_lines)[:300]}")
+        if case % 300 == 7 and ok:
+            p = subprocess.run([sys.executable, os.path.join(sys.argv[1], "capture-window"), "plan",
+                                "--from", path], capture_output=True, text=True)
+            if p.returncode not in (0, 1, 2) or "Traceback" in p.stderr:
+                failures += 1
+                print(f"FAIL: case {case}: the command: exit {p.returncode}\n{p.stderr[-500:]}")
+    print(f"{cases} files: {read_ok} read, {errors} refused with FILE:LINE, {failures} failure(s)")
+    return 1 if failures or not read_ok or not errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
