@@ -7,7 +7,7 @@ check what the reports hold, and plan where to cut.
   capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]
                          [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]
-  capture-window plan [--json] [--plot FILE] [--count C] --from STEP-TIMES
+  capture-window plan [--json] [--plot FILE] [--count C] --from PATH...
 
 profile runs
   nsys profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop \\
@@ -36,8 +36,8 @@ profile --tool ncu runs Nsight Compute on one step of each marked loop
 then checks that NAME.ncu-rep holds kernels, all from the window's steps.
 
 plan runs PROGRAM once without a profiler, every step timed
-(CAPTURE_WINDOW=none, CAPTURE_WINDOW_TIMES), or reads --from a file an
-earlier run recorded, and reports per loop and thread: the warm-up, the
+(CAPTURE_WINDOW=none, CAPTURE_WINDOW_TIMES), or reads --from the files an
+earlier run recorded (files, a folder, a quoted glob), and reports per loop and thread: the warm-up, the
 steady step time, periodic slow steps (every 25 steps from 25: 6.0x
 slower), outliers, and ready CAPTURE_WINDOW values with their nsys
 commands. --steps N stops the program once a loop has N steps; --plot

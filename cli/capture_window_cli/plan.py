@@ -563,5 +563,4 @@ def cmd_plan(args):
 
 def help_text():
     """What `capture-window plan --help` prints (the entry point calls it)."""
-    from .common import verb_help
-    return verb_help("plan")
+    return HELP

@@ -176,7 +176,7 @@ def reader_cases(cw, tmp):
             (head + ["1 2"], 5, "not a step-times line: '1 2' (a step is 'ID INDEX NS', a loop "
                                 "'loop ID T<THREAD> LABEL FILE:LINE')"),
             (head[:1] + ["loop 1 Tabc step a.c:1"], 2, "thread 'Tabc' is not T<NUMBER>"),
-            (head[:1] + ["loop 1 T1 step a.c:xyz"], 2, "'a.c:xyz' is not FILE:LINE"),
+            (head[:1] + ["loop 1 T1 step a.c:xyz"], 2, "'a.c:xyz' is not FILE:LINE[@INSTANCE]"),
             (head[:1] + ["loop 1 T1 step"], 2, "a loop line is 'loop ID T<THREAD> LABEL FILE:LINE'"),
             (head[:2] + ["loop 1 T8 step a.c:1"], 3, "loop 1 is defined twice"),
             (["# capture-window step times 2"] + head[1:], 1,
