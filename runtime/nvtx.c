@@ -7,7 +7,6 @@
  * lazy initialization in the library. Callers check cw_config.nvtx_tool
  * first: with no tool attached nothing here runs, not even formatting.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,27 +62,13 @@ void cw_nvtx_mark_aim(const char *label, long long every) {
   nvtxMarkA(message);
 }
 
-/* Whether PATH lies in an Nsight Compute install (nsight-compute-2025.3,
-   /opt/nvidia/nsight-compute/..., NVIDIA-Nsight-Compute-2025.1): its
-   letters, case and '-', '_' aside, hold "nsightcompute". */
-static bool in_nsight_compute(const char *path) {
-  static const char word[] = "nsightcompute";
-  size_t matched = 0;
-  for (const char *p = path; p && *p; p++) {
-    if (*p == '-' || *p == '_') continue;
-    matched = tolower((unsigned char)*p) == word[matched] ? matched + 1
-              : tolower((unsigned char)*p) == word[0]    ? 1
-                                                         : 0;
-    if (matched == sizeof word - 1) return true;
-  }
-  return false;
-}
-
-/* Nsight Compute runs the program: it injects its library through
-   CUDA_INJECTION64_PATH (and with --nvtx through NVTX_INJECTION64_PATH). */
+/* Nsight Compute runs the program: ncu puts the folder of its target
+   libraries in NV_COMPUTE_PROFILER_PERFWORKS_DIR (seen with ncu 2025.3.1 on
+   the H200). Not the injection paths: nsys, shipped inside the Nsight
+   Compute install, injects from there too, and must not count. */
 bool cw_nsight_compute_attached(void) {
-  return in_nsight_compute(getenv("CUDA_INJECTION64_PATH")) ||
-         in_nsight_compute(getenv("NVTX_INJECTION64_PATH"));
+  const char *dir = getenv("NV_COMPUTE_PROFILER_PERFWORKS_DIR");
+  return dir && *dir;
 }
 
 void cw_nvtx_pop(void) {

@@ -136,12 +136,16 @@ for r in range(report.num_ranges()):
 def report_interface():
     """The folder of Nsight Compute's Python Report Interface (ncu_report):
     extras/python of the install that holds NCU, also when NCU is the
-    CUDA toolkit's bin/ncu, which runs ../nsight-compute-VERSION/ncu; or None."""
+    CUDA toolkit's bin/ncu, a script that runs the newest
+    ../nsight-compute-VERSION/ncu or /opt/nvidia/nsight-compute/VERSION/ncu;
+    or None."""
     found = shutil.which(ncu_command())
     if not found:
         return None
     here = os.path.dirname(os.path.realpath(found))
-    for folder in [here] + sorted(glob.glob(os.path.join(here, "..", "nsight-compute*")), reverse=True):
+    installs = (glob.glob(os.path.join(here, "..", "nsight-compute*")) +
+                glob.glob("/opt/nvidia/nsight-compute/*"))
+    for folder in [here] + sorted(installs, key=os.path.basename, reverse=True):
         if os.path.isfile(os.path.join(folder, "extras", "python", "ncu_report.py")):
             return os.path.normpath(os.path.join(folder, "extras", "python"))
     return None

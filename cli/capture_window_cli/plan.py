@@ -300,14 +300,19 @@ def report_name(program):
 
 
 def periodic_windows(e, coinciding):
-    """The slow steps one event's windows centre on: its first REPEAT
-    occurrences that hold no other event when there are that many (a
-    window on a step that also checkpoints would not show the evaluation
-    alone), else its first REPEAT; step 0 has no step before it."""
+    """The slow steps one event's windows centre on: TIMES (at most REPEAT)
+    consecutive occurrences on its grid that hold no other event, when
+    there are such (a window on a step that also checkpoints would not show
+    the evaluation alone), else its first TIMES; step 0 has no step before
+    it. They are evenly spaced, so the suggestion is one START:3/EVERYxTIMES,
+    the form the runtime marks as aimed at the event (docs/nsys.md)."""
     hits = [i for i in e["hits"] if i >= 1]
     times = min(REPEAT, len(hits))
-    alone = [i for i in hits if i not in coinciding]
-    return (alone if len(alone) >= times else hits)[:times]
+    for k in range(len(hits) - times + 1):
+        run = hits[k:k + times]
+        if all(b - a == e["every"] for a, b in zip(run, run[1:])) and not coinciding & set(run):
+            return run
+    return hits[:times]
 
 
 def suggestions(a, loops_env, program):
@@ -325,9 +330,7 @@ def suggestions(a, loops_env, program):
         times = len(centres)
         if not times:
             continue
-        evenly = all(b - a_ == every for a_, b in zip(centres, centres[1:]))
-        env = ("CAPTURE_WINDOW=" + (f"{centres[0] - 1}:3/{every}x{times}" if evenly else
-                                    ",".join(f"{c - 1}:3" for c in centres)))
+        env = f"CAPTURE_WINDOW={centres[0] - 1}:3/{every}x{times}"
         alone = "" if not coinciding & set(e["hits"]) else (
             ", at steps that hold no other event" if not coinciding & set(centres) else
             ", some holding another event too")

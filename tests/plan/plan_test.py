@@ -105,8 +105,8 @@ def job_cases(cw, f):
         "      CAPTURE_WINDOW=29:3/30x3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
         "--capture-range-end=repeat:3 -o report PROGRAM",
         "    every 20 steps from 20 (5.2x slower): the slow step and one on either side, 3 times, "
-        "at steps that hold no other event: CAPTURE_WINDOW=19:3,39:3,79:3",
-        "      CAPTURE_WINDOW=19:3,39:3,79:3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
+        "some holding another event too: CAPTURE_WINDOW=19:3/20x3",
+        "      CAPTURE_WINDOW=19:3/20x3 nsys profile -t cuda,nvtx -c cudaProfilerApi "
         "--capture-range-end=repeat:3 -o report PROGRAM"]))
     rc, out, err = plan(cw, ["--json", "--from", f])
     loop = json.loads(out)["loops"][0] if rc == 0 else {}
