@@ -90,11 +90,6 @@
  */
 #include "cw-clang.h"
 
-#include "clang/AST/ASTConsumer.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendPluginRegistry.h"
-#include "clang/Lex/Preprocessor.h"
-
 #include "cw_messages.h"
 
 using namespace clang;
