@@ -2,7 +2,10 @@
 # built for (Debian/Ubuntu: /usr/lib/llvm-N). Default: the newest
 # /usr/lib/llvm-N, N >= 14, that holds Clang's development files
 # (libclang-N-dev). Sets CW_LLVM_VERSION to N (empty when none is found).
+# CW_LLVM_TESTED: the newest LLVM the matrix checks (docs/compilers.md); a
+# newer one is built for all the same, with a line that says so.
 set(CW_LLVM_MIN 14)
+set(CW_LLVM_TESTED 23)
 if(NOT CW_LLVM_ROOT)
   file(GLOB cw_llvm_configs /usr/lib/llvm-*/lib/cmake/clang/ClangConfig.cmake)
   set(cw_newest 0)
@@ -33,4 +36,8 @@ endif()
 if(CW_LLVM_VERSION AND CW_LLVM_VERSION LESS CW_LLVM_MIN)
   message(FATAL_ERROR "capture_window: CW_LLVM_ROOT=${CW_LLVM_ROOT} is LLVM "
     "${CW_LLVM_VERSION}; the Clang plugin and the rewriter need LLVM ${CW_LLVM_MIN} or newer")
+endif()
+if(CW_LLVM_VERSION GREATER CW_LLVM_TESTED)
+  message(STATUS "capture_window: LLVM ${CW_LLVM_VERSION} is newer than the last tested, "
+    "LLVM ${CW_LLVM_TESTED}; building for it anyway (docs/compilers.md)")
 endif()

@@ -4,25 +4,34 @@
 # their CUDA programs, and diagnostics) once for each pair of a GCC and an
 # LLVM, each in its own build, build-compilers/NAME. scripts/test.sh covers
 # GCC 12 + Clang 14. Sets up what is missing: Debian 12's packages for
-# GCC 11 and Clang 15, 16 and 19, and a Debian 13 (trixie) root for GCC 13
-# and 14 and Clang 17 and 18, kept in /var/cache/capture-window/trixie
-# ($CW_TRIXIE_ROOT) for the next run; builds there run in a chroot that sees
-# this checkout and the CUDA toolkit (NVTX's headers, nvcc) at their paths.
+# GCC 11 and Clang 15, 16 and 19, a Debian 13 (trixie) root for GCC 13
+# and 14 and Clang 17 and 18, and a Debian sid root for GCC 15 and 16 and
+# Clang 21, 22 and 23, kept in /var/cache/capture-window/trixie and sid
+# ($CW_TRIXIE_ROOT, $CW_SID_ROOT) for the next run. debootstrap fetches
+# them from the Debian mirror this machine's apt uses ($CW_DEBIAN_MIRROR
+# overrides it). Builds there run in a chroot that sees this checkout and
+# the CUDA toolkit (NVTX's headers, nvcc) at their paths.
 #
 # Usage: scripts/test-compilers.sh [NAME...]     (default: all of them)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# NAME             system  GCC  LLVM   (GCC -: no GCC plugin but the rewriter,
-#                                        g++-12 builds the runtime and its copies;
-#                                        cross: aarch64, programs under qemu)
+# DOORS: gcc+clang, the GCC plugin for GCC and the Clang plugin for LLVM;
+# clang+rewriter, the Clang plugin and the rewriter for LLVM, with GCC
+# building only the runtime and its copies; gcc (system cross: aarch64,
+# programs under qemu), the GCC plugin alone. SUITES: the row's suites
+# besides $suites (-: none), separated by ';'.
+# NAME            system  GCC  LLVM  DOORS           SUITES
 matrix=(
-  "gcc11-llvm15    debian  11   15"
-  "gcc12-llvm16    debian  12   16"
-  "llvm19          debian  -    19"
-  "aarch64-gcc12   cross   12   -"
-  "gcc13-llvm17    trixie  13   17"
-  "gcc14-llvm18    trixie  14   18"
+  "gcc11-llvm15    debian  11   15    gcc+clang       -"
+  "gcc12-llvm16    debian  12   16    gcc+clang       -"
+  "llvm19          debian  12   19    clang+rewriter  rewrite"
+  "aarch64-gcc12   cross   12   -     gcc             -"
+  "gcc13-llvm17    trixie  13   17    gcc+clang       -"
+  "gcc14-llvm18    trixie  14   18    gcc+clang       -"
+  "gcc15-llvm21    sid     15   21    gcc+clang       -"
+  "gcc16-llvm22    sid     16   22    gcc+clang       -"
+  "llvm23          sid     15   23    clang+rewriter  rewrite"
 )
 debian_packages=(g++-11 gcc-11-plugin-dev clang-15 libclang-15-dev llvm-15-dev
                  clang-16 libclang-16-dev llvm-16-dev clang-19 libclang-19-dev llvm-19-dev
@@ -31,25 +40,29 @@ debian_packages=(g++-11 gcc-11-plugin-dev clang-15 libclang-15-dev llvm-15-dev
 trixie_packages=(g++-13 gcc-13-plugin-dev g++-14 gcc-14-plugin-dev clang-17 clang-18
                  libclang-17-dev libclang-18-dev llvm-17-dev llvm-18-dev
                  cmake ninja-build python3)
+sid_packages=(g++-15 gcc-15-plugin-dev g++-16 gcc-16-plugin-dev
+              clang-21 libclang-21-dev llvm-21-dev clang-22 libclang-22-dev llvm-22-dev
+              clang-23 libclang-23-dev llvm-23-dev cmake ninja-build python3 pkg-config)
 suites="recorder;loops;diagnostics;env;policies;clang"
 out=build-compilers
 trixie=${CW_TRIXIE_ROOT:-/var/cache/capture-window/trixie}
+sid=${CW_SID_ROOT:-/var/cache/capture-window/sid}
 
 configure() {  # DIR CMAKE-ARGS...
   local dir=$1; shift
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCW_BUILD_BENCH=OFF "$@"
 }
 
-# build_and_test NAME GCC LLVM: configure, build and run one pair's suites
-# (here, or inside the trixie root). The rewriter's family runs in the
-# build without a GCC plugin (and with LLVM 14 in scripts/test.sh), which
-# keeps the matrix within CI's hour.
+# build_and_test NAME GCC LLVM DOORS SUITES: configure, build and run one
+# row's suites (here, or inside a root). The rewriter's family runs only in
+# the builds without a GCC plugin (and with LLVM 14 in scripts/test.sh),
+# which keeps the matrix within CI's hour.
 build_and_test() {
-  local name=$1 gcc=$2 llvm=$3 dir=$out/$1 plugin=ON rewriter=OFF
-  [ "$gcc" = - ] && { gcc=12; plugin=OFF; rewriter=ON; }
+  local name=$1 gcc=$2 llvm=$3 doors=$4 more=$5 dir=$out/$1 plugin=ON rewriter=OFF
+  [ "$doors" = clang+rewriter ] && { plugin=OFF; rewriter=ON; }
   configure "$dir" -DCMAKE_C_COMPILER="gcc-$gcc" -DCMAKE_CXX_COMPILER="g++-$gcc" \
             -DCW_BUILD_GCC_PLUGIN=$plugin -DCW_BUILD_REWRITER=$rewriter \
-            -DCW_LLVM_ROOT="/usr/lib/llvm-$llvm" -DCW_TEST_SUITES="$suites"
+            -DCW_LLVM_ROOT="/usr/lib/llvm-$llvm" -DCW_TEST_SUITES="$suites${more:+;$more}"
   nice cmake --build "$dir"
   run_tests "$dir"
 }
@@ -79,23 +92,44 @@ build_and_test_cross() {
   run_tests "$dir/target"
 }
 
-setup_trixie() {
-  local stamp="${trixie_packages[*]}"
-  [ "$(cat "$trixie/.capture-window" 2>/dev/null)" = "$stamp" ] && return
-  echo "making the Debian 13 root $trixie (debootstrap)"
+# The Debian archive this machine's apt reads: the first URI of the
+# source for its own release, in the deb822 .sources files, else in
+# sources.list (options in [ ] dropped).
+debian_mirror() {
+  [ -n "${CW_DEBIAN_MIRROR:-}" ] && { echo "$CW_DEBIAN_MIRROR"; return; }
+  local release uri
+  release=$(. /etc/os-release && echo "$VERSION_CODENAME")
+  uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v release="$release" '
+          BEGIN { RS = "" }  # one source per paragraph
+          /URIs:/ && (" " $0 " ") ~ ("Suites:[^:]* " release "[ \n]") {
+            sub(/.*URIs: */, ""); print $1; exit }')
+  [ -n "$uri" ] || uri=$(sed -E 's/\[[^]]*\] *//' /etc/apt/sources.list 2>/dev/null |
+                         awk -v release="$release" '$1 == "deb" && $3 == release { print $2; exit }')
+  [ -n "$uri" ] || { echo "no Debian archive for $release in /etc/apt; set CW_DEBIAN_MIRROR" >&2; exit 1; }
+  echo "$uri"
+}
+
+# setup_root SUITE ROOT PACKAGE...: a Debian SUITE root with PACKAGES in
+# ROOT, made unless the stamp says it has them.
+setup_root() {
+  local suite=$1 root=$2; shift 2
+  local stamp="$*" mirror
+  [ "$(cat "$root/.capture-window" 2>/dev/null)" = "$stamp" ] && return
+  mirror=$(debian_mirror)
+  echo "making the Debian $suite root $root (debootstrap)"
   # A run that was killed may have left this checkout or the CUDA toolkit
   # mounted inside: rm -rf would delete them.
-  if grep -q " $trixie[/.]" /proc/mounts; then
-    echo "mounts left under $trixie (umount them first):"; grep " $trixie[/.]" /proc/mounts
+  if grep -q " ${root}[/.]" /proc/mounts; then
+    echo "mounts left under $root (umount them first):"; grep " ${root}[/.]" /proc/mounts
     exit 1
   fi
-  rm -rf "$trixie" "$trixie.tmp"
-  mkdir -p "$(dirname "$trixie")"
-  debootstrap --variant=minbase --include="$(IFS=,; echo "${trixie_packages[*]}")" \
-    trixie "$trixie.tmp" http://deb.debian.org/debian >"$out/debootstrap.log" 2>&1 ||
-    { tail -20 "$out/debootstrap.log"; exit 1; }
-  echo "$stamp" >"$trixie.tmp/.capture-window"
-  mv "$trixie.tmp" "$trixie"
+  rm -rf "$root" "$root.tmp"
+  mkdir -p "$(dirname "$root")"
+  debootstrap --variant=minbase --include="$(IFS=,; echo "$*")" \
+    "$suite" "$root.tmp" "$mirror" >"$out/debootstrap-$suite.log" 2>&1 ||
+    { tail -20 "$out/debootstrap-$suite.log"; exit 1; }
+  echo "$stamp" >"$root.tmp/.capture-window"
+  mv "$root.tmp" "$root"
 }
 
 mounted=()
@@ -107,10 +141,10 @@ trap 'exit 130' INT TERM  # so that the EXIT trap unmounts
 # The checkout, the CUDA toolkit, /proc and /dev inside the root; the
 # toolkit and /dev read-only, so that nothing done inside the root (or to
 # it: rm -rf) can delete them.
-mount_trixie() {
+mount_root() {  # ROOT
   local from to
   for from in /proc /dev /usr/local/cuda "$PWD"; do
-    to=$trixie$from
+    to=$1$from
     mountpoint -q "$to" && continue
     mkdir -p "$to"
     mount --bind "$(realpath "$from")" "$to"
@@ -131,41 +165,47 @@ if [ "${1:-}" = --build-cross ]; then
 fi
 
 mkdir -p "$out"
-# One run at a time: a second one would mount into, or delete, the root
-# the first is using.
-mkdir -p "$(dirname "$trixie")"
-exec 9>"$trixie.lock"
-flock -n 9 || { echo "another scripts/test-compilers.sh is running ($trixie.lock)"; exit 1; }
 chosen=("$@")
-need_trixie=
+declare -A needed=()
 for row in "${matrix[@]}"; do
   read -r name system _ <<<"$row"
   if [ ${#chosen[@]} -eq 0 ] || [[ " ${chosen[*]} " == *" $name "* ]]; then
-    [ "$system" = trixie ] && need_trixie=1
+    needed[$system]=1
   fi
 done
 bash scripts/install-deps.sh "${debian_packages[@]}"
-if [ -n "$need_trixie" ]; then
-  setup_trixie
-  trap unmount_all EXIT
-  mount_trixie
-fi
+trap unmount_all EXIT
+# use_root SUITE ROOT PACKAGE...: made if need be, mounted. One run at a
+# time: a second one would mount into, or delete, the root the first uses.
+use_root() {
+  local fd
+  mkdir -p "$(dirname "$2")"
+  exec {fd}>"$2.lock"
+  flock -n "$fd" || { echo "another scripts/test-compilers.sh is running ($2.lock)"; exit 1; }
+  setup_root "$@"
+  mount_root "$2"
+}
+[ -z "${needed[trixie]:-}" ] || use_root trixie "$trixie" "${trixie_packages[@]}"
+[ -z "${needed[sid]:-}" ] || use_root sid "$sid" "${sid_packages[@]}"
 
 failed=() summary=()
 for row in "${matrix[@]}"; do
-  read -r name system gcc llvm <<<"$row"
+  read -r name system gcc llvm doors more <<<"$row"
   [ ${#chosen[@]} -eq 0 ] || [[ " ${chosen[*]} " == *" $name "* ]] || continue
+  [ "$more" = - ] && more=
   log=$out/$name.log
   start=$SECONDS
+  build=(bash scripts/test-compilers.sh --build "$name" "$gcc" "$llvm" "$doors" "$more")
   case $system in
-    trixie) cmd=(chroot "$trixie" env -C "$PWD" bash scripts/test-compilers.sh --build "$name" "$gcc" "$llvm") ;;
+    trixie) cmd=(chroot "$trixie" env -C "$PWD" "${build[@]}") ;;
+    sid) cmd=(chroot "$sid" env -C "$PWD" "${build[@]}") ;;
     cross) cmd=(bash scripts/test-compilers.sh --build-cross "$name" "$gcc") ;;
-    *) cmd=(bash scripts/test-compilers.sh --build "$name" "$gcc" "$llvm") ;;
+    *) cmd=("${build[@]}") ;;
   esac
   if "${cmd[@]}" >"$log" 2>&1; then status=ok; else status=FAILED; failed+=("$name"); fi
   result=$(grep -E "tests passed" "$log" | tail -1 || true)
-  summary+=("$(printf '%-14s %-7s GCC %-3s LLVM %-3s %-6s %s (%d s)' "$name" "$system" "$gcc" \
-               "$llvm" "$status" "${result:-no tests run}" $((SECONDS - start)))")
+  summary+=("$(printf '%-14s %-7s GCC %-3s LLVM %-3s %-15s %-6s %s (%d s)' "$name" "$system" \
+               "$gcc" "$llvm" "$doors" "$status" "${result:-no tests run}" $((SECONDS - start)))")
   echo "${summary[-1]}"
   [ "$status" = ok ] || tail -40 "$log"
 done

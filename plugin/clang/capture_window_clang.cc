@@ -99,11 +99,6 @@
  */
 #include "cw-clang.h"
 
-#include "clang/AST/ASTConsumer.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendPluginRegistry.h"
-#include "clang/Lex/Preprocessor.h"
-
 #include "cw_all_loops.h"
 #include "cw_messages.h"
 

@@ -5,10 +5,6 @@
  */
 #include "cw-clang.h"
 
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
-
 #include "cw_messages.h"
 
 using namespace clang;

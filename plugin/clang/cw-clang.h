@@ -6,10 +6,7 @@
 #ifndef CW_CLANG_H
 #define CW_CLANG_H
 
-#include "clang/Basic/Diagnostic.h"
-#include "clang/Basic/SourceLocation.h"
-#include "clang/Lex/Pragma.h"
-#include "llvm/ADT/StringRef.h"
+#include "clang-common.h"
 
 #include "cw_pragma.h"
 #include "cw_loop_spec.h"
@@ -19,11 +16,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace clang {
-class ASTContext;
-class CompilerInstance;
-}
 
 namespace cw_clang {
 

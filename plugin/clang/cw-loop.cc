@@ -14,9 +14,6 @@
  */
 #include "cw-loop.h"
 
-#include "clang/Basic/TokenKinds.h"
-#include "llvm/ADT/StringExtras.h"
-
 #include "capture_window/abi.h"
 
 using namespace clang;

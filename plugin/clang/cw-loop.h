@@ -5,9 +5,7 @@
 #ifndef CW_LOOP_H
 #define CW_LOOP_H
 
-#include "clang/Lex/Preprocessor.h"
-#include "clang/Lex/Token.h"
-#include "llvm/ADT/SmallVector.h"
+#include "clang-common.h"
 
 #include "cw_pragma.h"
 

@@ -6,10 +6,6 @@
 #include "cw-clang.h"
 #include "cw-loop.h"
 
-#include "clang/Basic/SourceManager.h"
-#include "clang/Lex/LiteralSupport.h"
-#include "clang/Lex/Preprocessor.h"
-
 #include "cw_abi_text.h" /* CwAbiText: runtime/include/capture_window/abi.h */
 #include "cw_messages.h"
 

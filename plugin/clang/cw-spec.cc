@@ -22,15 +22,6 @@
 #include "cw-clang.h"
 #include "cw-loop.h"
 
-#include "clang/AST/ASTConsumer.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
-#include "clang/Lex/Lexer.h"
-#include "clang/Lex/Preprocessor.h"
-#include "llvm/Support/Regex.h"
-
 #include <functional>
 #include <set>
 
@@ -393,11 +384,10 @@ void findSpecLoops(CompilerInstance &CI, UnitState &State) {
   Front.AddPluginActions.clear();
   Front.OutputFile.clear();
   Invocation->getDependencyOutputOpts() = DependencyOutputOptions();
-  CompilerInstance Pre(CI.getPCHContainerOperations());
-  Pre.setInvocation(std::move(Invocation));
-  Pre.createDiagnostics(new IgnoringDiagConsumer(), /*ShouldOwnClient=*/true);
+  std::unique_ptr<CompilerInstance> Pre = newCompilerInstance(
+      CI, std::move(Invocation), new IgnoringDiagConsumer());
   FindLoopsAction Action(State);
-  Pre.ExecuteAction(Action);
+  Pre->ExecuteAction(Action);
 }
 
 void watchSpecLoops(Preprocessor &PP, std::shared_ptr<UnitState> State) {
