@@ -4,6 +4,8 @@
 // they keep their values and emit nothing; called at run time they are
 // profiled like any loop (docs/limitations.md, "constexpr").  The program
 // marks only run-time iterations: constant evaluation cannot call NVTX.
+// cw-skip: clang its plugin makes the function non-constexpr (issue 23, open)
+// cw-skip: rewrite its copy makes the function non-constexpr (issue 23, open)
 // cw-run:
 // cw-expect: cx#0(.) S cx[ cx#1..2(.) ] E cx#3..4(.)
 // cw-expect: lam#0..1(.) S lam[ lam#2(.) ] E
