@@ -17,6 +17,9 @@ static const char *const messages[CW_MSG_COUNT_] = {
   [CW_MSG_BODY_ENTERED] =
       "the body of a capture_window loop must not be entered by a goto or a "
       "case label from outside the loop",
+  [CW_MSG_BODY_SUSPENDS] =
+      "the body of a capture_window loop must not suspend a coroutine "
+      "(co_await, co_yield): resuming would enter it from outside",
   [CW_MSG_PRAGMA_HERE] = "the loop's capture_window pragma is here",
 };
 

@@ -24,6 +24,7 @@ enum cw_message_id {
   CW_MSG_FIRST_PRAGMA_HERE,    /* note at the first pragma */
   CW_MSG_OPENMP_LOOP,          /* error at the pragma */
   CW_MSG_BODY_ENTERED,         /* error at the pragma: goto/case into the body */
+  CW_MSG_BODY_SUSPENDS,        /* error at the pragma: co_await/co_yield (GCC) */
   CW_MSG_PRAGMA_HERE,          /* note at a pragma a loop spec also marks */
   CW_MSG_COUNT_
 };

@@ -100,6 +100,12 @@
  * through the runtime.  One cleanup per loop rather than one per iteration
  * keeps the code GCC copies onto every exit small.
  *
+ * In a C++ function that constant evaluation may run (constexpr,
+ * consteval, a lambda C++17 made constexpr), each runtime call, asm and
+ * continue-goto above sits behind `if (__builtin_is_constant_evaluated ())
+ * ; else`: a constant evaluation sees the loop as written, and code
+ * generation folds the test away (cw-emit.cc, docs/limitations.md).
+ *
  * How: the pragma handler (PLUGIN_PRAGMAS) parses the arguments with the
  * shared grammar and appends a marker statement `(void) ID` to the
  * statement list being built, so the parser itself places the pragma among

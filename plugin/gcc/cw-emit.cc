@@ -15,12 +15,14 @@ static tree site_type;	  /* struct cw_site_v2 */
 static tree loop_type;	  /* struct cw_loop_v2 */
 static tree marker_type;  /* private integer type of marker constants */
 static tree enter_fn, begin_fn, end_fn, exit_fn;
+static tree constant_evaluated_fn;  /* C++: __builtin_is_constant_evaluated */
 
 #define CW_ROOT(var) \
   { &var, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node }
 const struct ggc_root_tab cw_gc_roots[] = {
   CW_ROOT (site_type), CW_ROOT (loop_type), CW_ROOT (marker_type),
   CW_ROOT (enter_fn), CW_ROOT (begin_fn), CW_ROOT (end_fn), CW_ROOT (exit_fn),
+  CW_ROOT (constant_evaluated_fn),
   LAST_GGC_ROOT_TAB
 };
 
@@ -102,8 +104,9 @@ build_loop_type (void)
 static tree
 declare_hook (const char *name, tree ret, tree arg, tree arg2 = NULL_TREE)
 {
-  tree decl = build_fn_decl (name, build_function_type_list (ret, arg, arg2,
-							      NULL_TREE));
+  tree type = build_function_type_list (ret, arg, arg2, NULL_TREE);
+  tree decl = c_dialect_cxx () ? build_library_fn_ptr (name, type, 0)
+			       : build_fn_decl (name, type);
   /* C++ would mangle the name of a decl without C linkage. */
   SET_DECL_ASSEMBLER_NAME (decl, get_identifier (name));
   /* The runtime is C: it neither throws nor calls back into this unit. */
@@ -130,6 +133,23 @@ cw_declare_runtime (void)
   end_fn = declare_hook ("cw_iter_end_v2", void_type_node, loop_ptr);
   exit_fn = declare_hook ("cw_loop_exit_v2", void_type_node, loop_ptr,
 			  integer_type_node);
+  tree cev = c_dialect_cxx ()
+	     ? identifier_global_value (get_identifier
+					("__builtin_is_constant_evaluated"))
+	     : NULL_TREE;
+  constant_evaluated_fn = cev && TREE_CODE (cev) == FUNCTION_DECL ? cev
+							       : NULL_TREE;
+}
+
+/* True if constant evaluation may run FNDECL's body: C++ constexpr and
+   consteval functions, lambdas that C++17 made constexpr, inline
+   functions under -fimplicit-constexpr. */
+static bool
+may_be_constant_evaluated (tree fndecl)
+{
+  return constant_evaluated_fn
+	 && (CW_DECL_CONSTEXPR_P (fndecl)
+	     || (flag_implicit_constexpr && DECL_DECLARED_INLINE_P (fndecl)));
 }
 
 /* The marker that holds a pragma's place among the statements:
@@ -226,12 +246,39 @@ build_site (const cw_pending *p, tree fndecl)
 }
 
 /* The loop's two locals: its state and whether the iteration in progress
-   went through the runtime. */
+   went through the runtime; and whether constant evaluation may run the
+   loop. */
 struct loop_vars
 {
   tree cw;	/* struct cw_loop_v2 *, NULL when the loop is inactive */
   tree on;	/* int */
+  bool constant;
 };
+
+/* __builtin_is_constant_evaluated () */
+static tree
+constant_evaluated (location_t loc)
+{
+  return build_call_expr_loc (loc, constant_evaluated_fn, 0);
+}
+
+/* STMT, or where constant evaluation may run the loop,
+     if (__builtin_is_constant_evaluated ()) ; else STMT
+   so that the constant evaluator never meets a runtime call or an asm:
+   the function stays exactly as constexpr as its source (no
+   -Winvalid-constexpr, a constexpr lambda stays one), and its run-time
+   calls are profiled.  Code generation folds the test to false. */
+static tree
+at_run_time (location_t loc, tree stmt, const loop_vars &v)
+{
+  if (!v.constant)
+    return stmt;
+  tree guard = build3_loc (loc, COND_EXPR, void_type_node,
+			   constant_evaluated (loc), build_empty_stmt (loc),
+			   stmt);
+  TREE_SIDE_EFFECTS (guard) = 1;
+  return guard;
+}
 
 static tree
 loop_field (location_t loc, tree cw, const char *name)
@@ -297,7 +344,7 @@ begin_iteration (location_t loc, const loop_vars &v)
   append_to_statement_list_force (opaque (loc, v.cw), &list);
   append_to_statement_list_force (if_then (loc, test, begin), &list);
   append_to_statement_list_force (opaque (loc, v.on), &list);
-  return list;
+  return at_run_time (loc, list, v);
 }
 
 /* if (on) { on = 0; cw_iter_end_v2 (cw); } */
@@ -310,7 +357,7 @@ end_iteration (location_t loc, const loop_vars &v)
 					      integer_zero_node), &list);
   append_to_statement_list_force (build_call_expr_loc (loc, end_fn, 1, v.cw),
 				  &list);
-  return if_then (loc, is_nonzero (loc, v.on), list);
+  return at_run_time (loc, if_then (loc, is_nonzero (loc, v.on), list), v);
 }
 
 /* Loops whose `continue`s are their own. */
@@ -328,8 +375,17 @@ owns_continues (tree t)
     }
 }
 
-/* Each `continue` of the loop being wrapped becomes `goto *DATA`, a label
-   made on first need, placed before the iteration's end. */
+struct continue_redirect
+{
+  tree label;		/* made on first need */
+  bool constant;	/* loop_vars::constant */
+};
+
+/* Each `continue` of the loop being wrapped becomes `goto label`, the
+   label placed before the iteration's end.  Where constant evaluation may
+   run the loop, which cannot follow a goto, it becomes
+   `if (__builtin_is_constant_evaluated ()) continue; else goto label;`
+   (the end hook has nothing to do there). */
 static tree
 redirect_continue_r (tree *tp, int *walk_subtrees, void *data)
 {
@@ -338,11 +394,20 @@ redirect_continue_r (tree *tp, int *walk_subtrees, void *data)
     *walk_subtrees = 0;
   else if (TREE_CODE (t) == CONTINUE_STMT)
     {
-      tree *label = (tree *) data;
+      continue_redirect *r = (continue_redirect *) data;
       location_t loc = EXPR_LOCATION (t);
-      if (!*label)
-	*label = create_artificial_label (loc);
-      *tp = build1_loc (loc, GOTO_EXPR, void_type_node, *label);
+      if (!r->label)
+	r->label = create_artificial_label (loc);
+      tree jump = build1_loc (loc, GOTO_EXPR, void_type_node, r->label);
+      if (r->constant)
+	{
+	  jump = build3_loc (loc, COND_EXPR, void_type_node,
+			     constant_evaluated (loc), t, jump);
+	  TREE_SIDE_EFFECTS (jump) = 1;
+	}
+      *tp = jump;
+      /* Not into the replacement, which holds the continue. */
+      *walk_subtrees = 0;
     }
   return NULL_TREE;
 }
@@ -354,18 +419,18 @@ static tree
 wrap_iteration (location_t loc, tree body, const loop_vars &v, tree fndecl)
 {
   tree list = alloc_stmt_list ();
-  tree continue_label = NULL_TREE;
+  continue_redirect redirect = { NULL_TREE, v.constant };
   if (body)
-    walk_tree (&body, redirect_continue_r, &continue_label, NULL);
+    walk_tree (&body, redirect_continue_r, &redirect, NULL);
   append_to_statement_list_force (begin_iteration (loc, v), &list);
   if (body)
     append_to_statement_list_force (body, &list);
-  if (continue_label)
+  if (redirect.label)
     {
-      DECL_CONTEXT (continue_label) = fndecl;
+      DECL_CONTEXT (redirect.label) = fndecl;
       append_to_statement_list_force (build1_loc (loc, LABEL_EXPR,
 						  void_type_node,
-						  continue_label), &list);
+						  redirect.label), &list);
     }
   append_to_statement_list_force (end_iteration (loc, v), &list);
   TREE_SIDE_EFFECTS (list) = 1;
@@ -475,31 +540,35 @@ artificial_local (location_t loc, const char *name, tree type, tree fndecl)
   return var;
 }
 
-/* Replace *STMT_P, which is or holds LOOP, by
-   { cw = cw_loop_enter_v2 (&site); on = 0;
-     try { *STMT_P } finally { if (cw) cw_loop_exit_v2 (cw, on); } }
-   with LOOP's body wrapped as an iteration. */
-void
-cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
+/* { cw = cw_loop_enter_v2 (&SITE); on = 0;
+     try { STMT } finally { cw_loop_exit_v2 (cw, on); } }
+   Where constant evaluation may run it, the locals are declared (the
+   constant evaluator knows only declared locals) and cw is NULL there:
+   cw = __builtin_is_constant_evaluated () ? 0 : cw_loop_enter_v2 (&SITE). */
+static tree
+enter_and_exit (location_t loc, tree stmt, tree site, const loop_vars &v)
 {
-  location_t loc = EXPR_HAS_LOCATION (loop) ? EXPR_LOCATION (loop) : p->loc;
-  tree site = build_site (p, fndecl);
-  loop_vars v;
-  v.cw = artificial_local (loc, "__cw_loop", build_pointer_type (loop_type),
-			   fndecl);
-  v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
-  DECL_CHAIN (v.cw) = v.on;
-
-  wrap_loop_body (loc, loop, v, fndecl);
-
+  tree list = alloc_stmt_list ();
   tree enter = build_call_expr_loc (loc, enter_fn, 1,
 				    build_fold_addr_expr (site));
-  tree exit = build_call_expr_loc (loc, exit_fn, 2, v.cw, v.on);
+  if (v.constant)
+    {
+      for (tree var = v.cw; var; var = DECL_CHAIN (var))
+	{
+	  tree decl = build1_loc (loc, DECL_EXPR, void_type_node, var);
+	  TREE_SIDE_EFFECTS (decl) = 1;
+	  append_to_statement_list_force (decl, &list);
+	}
+      enter = build3_loc (loc, COND_EXPR, TREE_TYPE (v.cw),
+			  constant_evaluated (loc),
+			  build_zero_cst (TREE_TYPE (v.cw)), enter);
+    }
   /* Unconditional (the runtime takes NULL): one call, no test, on every
      exit GCC copies the cleanup to. */
-  tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node, *stmt_p, exit);
+  tree exit = at_run_time (loc, build_call_expr_loc (loc, exit_fn, 2, v.cw,
+						     v.on), v);
+  tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node, stmt, exit);
   TREE_SIDE_EFFECTS (tf) = 1;
-  tree list = alloc_stmt_list ();
   append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
 					      TREE_TYPE (v.cw), v.cw, enter),
 				  &list);
@@ -510,19 +579,41 @@ cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
   tree bind = build3_loc (loc, BIND_EXPR, void_type_node, v.cw, list,
 			  NULL_TREE);
   TREE_SIDE_EFFECTS (bind) = 1;
-  *stmt_p = bind;
+  return bind;
+}
 
+/* -fplugin-arg-capture_window-verbose: the note for an instrumented loop. */
+static void
+note_instrumented (tree loop, const cw_pending *p, tree fndecl)
+{
+  char buf[1024];
+  expanded_location xl = expand_location (cw_expansion_point (p->loc));
+  const char *kind = TREE_CODE (loop) == FOR_STMT ? "for"
+		     : TREE_CODE (loop) == OMP_SIMD ? "omp simd"
+		     : TREE_CODE (loop) == WHILE_STMT ? "while" : "do";
+  inform (p->loc, "%s",
+	  cw_format_loop_note (buf, sizeof buf, kind, p->window.label,
+			       p->window.start, p->window.count,
+			       xl.file ? xl.file : "<unknown>", xl.line,
+			       lang_hooks.decl_printable_name (fndecl, 2)));
+}
+
+/* Replace *STMT_P, which is or holds LOOP, by enter_and_exit's block, with
+   LOOP's body wrapped as an iteration. */
+void
+cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
+{
+  location_t loc = EXPR_HAS_LOCATION (loop) ? EXPR_LOCATION (loop) : p->loc;
+  tree site = build_site (p, fndecl);
+  loop_vars v;
+  v.cw = artificial_local (loc, "__cw_loop", build_pointer_type (loop_type),
+			   fndecl);
+  v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
+  DECL_CHAIN (v.cw) = v.on;
+  v.constant = may_be_constant_evaluated (fndecl);
+
+  wrap_loop_body (loc, loop, v, fndecl);
+  *stmt_p = enter_and_exit (loc, *stmt_p, site, v);
   if (cw_verbose)
-    {
-      char buf[1024];
-      expanded_location xl = expand_location (cw_expansion_point (p->loc));
-      const char *kind = TREE_CODE (loop) == FOR_STMT ? "for"
-			 : TREE_CODE (loop) == OMP_SIMD ? "omp simd"
-			 : TREE_CODE (loop) == WHILE_STMT ? "while" : "do";
-      inform (p->loc, "%s",
-	      cw_format_loop_note (buf, sizeof buf, kind, p->window.label,
-				   p->window.start, p->window.count,
-				   xl.file ? xl.file : "<unknown>", xl.line,
-				   lang_hooks.decl_printable_name (fndecl, 2)));
-    }
+    note_instrumented (loop, p, fndecl);
 }

@@ -269,6 +269,7 @@ skip_debug_markers (tree_stmt_iterator *i)
 
 static bool body_is_enterable (tree loop, hash_map<tree, int> *gotos);
 static tree count_gotos_r (tree *tp, int *walk_subtrees, void *data);
+static tree find_suspension_r (tree *tp, int *walk_subtrees, void *data);
 
 /* A jump into the body would skip the loop-enter call that sets the hooks'
    argument, so the hooks would run on an unset pointer. */
@@ -310,7 +311,9 @@ handle_marker (tree_stmt_iterator *i, tree fndecl)
   if (loop && block_closes_between (cw_expansion_point (first->loc),
 				   cw_expansion_point (EXPR_LOCATION (loop))))
     loop = NULL_TREE;
-  if (loop && cw_body_entered_from_outside (loop, fndecl))
+  if (loop && walk_tree (cw_loop_body (loop), find_suspension_r, NULL, NULL))
+    report (first, CW_MSG_BODY_SUSPENDS);
+  else if (loop && cw_body_entered_from_outside (loop, fndecl))
     report (first, CW_MSG_BODY_ENTERED);
   else if (loop)
     {
@@ -374,6 +377,24 @@ struct body_scan {
 
 static tree scan_body_r (tree *, int *, void *);
 
+/* A coroutine's suspension point, before (co_await, co_yield) or after
+   (.CO_YIELD) the front end's coroutine transform: resuming jumps back
+   into the body past the begin hook, and the plugin's locals, added after
+   the transform, do not live in the coroutine frame (GCC 16 ran such a
+   loop's hooks on a lost pointer). */
+static tree
+find_suspension_r (tree *tp, int *walk_subtrees, void *)
+{
+  tree t = *tp;
+  if (TYPE_P (t))
+    *walk_subtrees = 0;
+  else if (TREE_CODE (t) == CO_AWAIT_EXPR || TREE_CODE (t) == CO_YIELD_EXPR
+	   || (TREE_CODE (t) == CALL_EXPR && !CALL_EXPR_FN (t)
+	       && CALL_EXPR_IFN (t) == IFN_CO_YIELD))
+    return t;
+  return NULL_TREE;
+}
+
 static tree
 count_gotos_r (tree *tp, int *walk_subtrees, void *data)
 {
@@ -425,6 +446,8 @@ body_is_enterable (tree loop, hash_map<tree, int> *gotos)
   scan.switch_depth = 0;
   scan.enterable = false;
   walk_tree (cw_loop_body (loop), scan_body_r, &scan, NULL);
+  if (walk_tree (cw_loop_body (loop), find_suspension_r, NULL, NULL))
+    scan.enterable = true;
   for (unsigned k = 0; k < scan.labels.length () && !scan.enterable; k++)
     {
       int *all = gotos->get (scan.labels[k]);

@@ -96,7 +96,7 @@ def command(args, path, options, plugin):
         xc += [o for o in options if o.startswith('-fplugin-arg')]
         rest = [o for o in options if not o.startswith('-fplugin-arg')]
         return ([args.nvcc, '-ccbin', args.cxx, '-c', '-Xcompiler', ','.join(xc)] + includes +
-                rest + [path, '-o', os.devnull])
+                args.nvcc_flags + rest + [path, '-o', os.devnull])
     cc = args.cxx if ext in ('.cc', '.cpp') else args.cc
     return ([cc, '-c'] + plain + (['-fplugin=' + args.plugin] if plugin else []) +
             includes + options + [path, '-o', os.devnull])
@@ -142,6 +142,8 @@ def main():
     ap.add_argument('--cc', default='gcc')
     ap.add_argument('--cxx', default='g++')
     ap.add_argument('--nvcc', default='nvcc')
+    ap.add_argument('--nvcc-flags', action='append', default=[],
+                    help="a flag for every nvcc command: the build's CMAKE_CUDA_FLAGS")
     ap.add_argument('--include', action='append', default=[])
     ap.add_argument('case')
     args = ap.parse_args()

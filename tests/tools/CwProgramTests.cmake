@@ -73,6 +73,12 @@ set(CW_PROGRAM_TEST_COMMON
   --include ${CW_TEST_TOOLS}/../../annotations
   --include ${CW_TEST_TOOLS})
 list(APPEND CW_PROGRAM_TEST_COMMON ${CW_TEST_RUN_WITH})
+# nvcc builds the CUDA programs with the flags the build's CUDA code gets
+# (docs/compilers.md: CUDA 13.0 with glibc 2.42 needs one).
+separate_arguments(cw_nvcc_flags UNIX_COMMAND "${CMAKE_CUDA_FLAGS}")
+foreach(flag IN LISTS cw_nvcc_flags)
+  list(APPEND CW_PROGRAM_TEST_COMMON --nvcc-flags=${flag})
+endforeach()
 if(CW_SANITIZE)
   list(APPEND CW_PROGRAM_TEST_COMMON --cflags=-fsanitize=${CW_SANITIZE}
     --cflags=-fno-sanitize-recover=all --cflags=-fno-omit-frame-pointer)

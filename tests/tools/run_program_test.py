@@ -324,7 +324,8 @@ class Driver:
         if ext == ".cu":
             # nvcc hands the host code to --cxx (g++ or clang++), which loads
             # the family's plugin.
-            cmd = [a.nvcc, "-ccbin", a.cxx, opt, "-o", out, source] + includes + flags
+            cmd = ([a.nvcc, "-ccbin", a.cxx, opt, "-o", out, source] + includes
+                   + a.nvcc_flags + flags)
             if with_plugin and a.plugin:
                 cmd += ["-Xcompiler", "-fplugin=" + a.plugin]
                 if a.compiler_family == "gcc":
@@ -620,6 +621,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--run-with", default="", help="run the programs through this "
                     "command (shell words), e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu'")
+    ap.add_argument("--nvcc-flags", action="append", default=[],
+                    help="a flag for every nvcc command (repeatable): the "
+                    "build's CMAKE_CUDA_FLAGS")
     ap.add_argument("--cflags", action="append", default=[],
                     help="a flag for every compilation and link of the programs "
                     "(repeatable), e.g. --cflags=-fsanitize=thread")
