@@ -27,9 +27,9 @@ matrix=(
   "gcc12-llvm16    debian  12   16    gcc+clang       -"
   "llvm19          debian  12   19    clang+rewriter  rewrite"
   "aarch64-gcc12   cross   12   -     gcc             -"
-  "gcc13-llvm17    trixie  13   17    gcc+clang       -"
+  "gcc13-llvm17    trixie  13   17    gcc+clang       python"
   "gcc14-llvm18    trixie  14   18    gcc+clang       -"
-  "gcc15-llvm21    sid     15   21    gcc+clang       -"
+  "gcc15-llvm21    sid     15   21    gcc+clang       python"
   "gcc16-llvm22    sid     16   22    gcc+clang       -"
   "llvm23          sid     15   23    clang+rewriter  rewrite"
 )
