@@ -212,10 +212,9 @@ static bool parse_windows(const char *value) {
 
 static bool add_loop_selector(const char *s, const char *end) {
   struct cw_loop_selector sel = {0};
-  const char *at = memchr(s, '@', (size_t)(end - s));
-  if (at) { /* ...@INSTANCE */
+  const char *at = memchr(s, '@', (size_t)(end - s)), *whole_end = end;
+  if (at) { /* ...@INSTANCE, copied once the rest is valid */
     if (at + 1 == end) return bad("INSTANCE is missing after '@' in '%.*s'", (int)(end - s), s);
-    if (!(sel.instance = strndup(at + 1, (size_t)(end - at - 1)))) return bad("out of memory");
     end = at;
   }
   const char *colon = memrchr(s, ':', (size_t)(end - s));
@@ -232,7 +231,9 @@ static bool add_loop_selector(const char *s, const char *end) {
     for (const char *c = s; c < end && fits; c++) fits = is_label_char(*c);
     if (!fits) return bad("LABEL must match [A-Za-z0-9_.-]{1,63}, got '%.*s'", len, s);
   }
-  if (!(sel.name = strndup(s, (size_t)(end - s)))) return bad("out of memory");
+  if (at && !(sel.instance = strndup(at + 1, (size_t)(whole_end - at - 1))))
+    return bad("out of memory");
+  if (!(sel.name = strndup(s, (size_t)(end - s)))) return free(sel.instance), bad("out of memory");
   struct cw_loop_selector *grown =
       append_item(cw_config.loops, &cw_config.n_loops, sizeof sel, &sel);
   if (grown)

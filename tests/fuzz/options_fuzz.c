@@ -29,7 +29,8 @@ static void reset_options(void) {
     return;
   }
   free(cw_config.windows);
-  for (size_t k = 0; k < cw_config.n_loops; k++) free(cw_config.loops[k].name);
+  for (size_t k = 0; k < cw_config.n_loops; k++)
+    free(cw_config.loops[k].name), free(cw_config.loops[k].instance);
   free(cw_config.loops);
   free(rank_ranges);
   rank_ranges = NULL;
