@@ -24,7 +24,11 @@ consteval int squares_below(int n)
 constexpr int doubled_sum(int n)
 {
   int s = 0;
+#if defined(__cpp_if_consteval)
   if consteval {
+#else /* GCC 11 has consteval but not `if consteval`: the builtin it is made of */
+  if (__builtin_is_constant_evaluated()) {
+#endif
 #pragma capture_window(0, 1, "cev")
     for (int i = 0; i < n; i++)
       s += 2 * i;
