@@ -27,7 +27,6 @@ import json
 import math
 import operator
 import os
-import re
 import shlex
 import signal
 import subprocess
