@@ -36,7 +36,7 @@ from array import array
 from collections import Counter
 from itertools import compress, islice
 
-from .common import ME, Usage, option_value, program_name
+from .common import ME, Usage, duration, option_value, program_name
 from .plot import plot
 from .steptimes import read_times, step_files
 
@@ -340,14 +340,6 @@ def suggestions(a, loops_env, program):
 
 
 # ---- output -----------------------------------------------------------------
-
-def duration(ns):
-    if ns >= 1e6:
-        return f"{ns / 1e6:.3f} ms"
-    if ns >= 1e3:
-        return f"{ns / 1e3:.3f} us"
-    return f"{ns:.0f} ns"
-
 
 def events_of(a, i):
     """The events step i holds, as 'every 20 and every 30'."""

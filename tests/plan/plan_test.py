@@ -90,7 +90,7 @@ def job_cases(cw, f):
     expect("jobs: evaluation every 20, checkpoint every 30, 100 steps (text)", (rc, out.splitlines()), (0, [
         "loop 'step' (gpt2.cu:88) thread 7: 101 iterations",
         "  warm-up: iteration 0 (steady from 1)",
-        "  steady: median 1.000 ms, spread 0.1%",
+        "  steady: median 1.00 ms, spread 0.1%",
         "  periodic: every 30 steps from 30: 122.9x slower (eval? checkpoint?); the last step too",
         "  periodic: every 20 steps from 20: 5.2x slower (eval? checkpoint?)",
         "  steps holding several events: 60 (every 30 and every 20), 100 (every 30 and every 20; "
@@ -237,7 +237,7 @@ def analysis_cases(cw):
     expect("analysis: warm-up, periodic, sporadic (text)", (rc, out.splitlines()), (0, [
         "loop 'step' (train.c:42) thread 7: 110 iterations",
         "  warm-up: iterations 0-9 (steady from 10)",
-        "  steady: median 1.000 ms, spread 0.3%",
+        "  steady: median 1.00 ms, spread 0.3%",
         "  periodic: every 25 steps from 25: 6.0x slower (eval? checkpoint?)",
         "  outliers: 37 (3.0x)",
         "  suggestions:",
