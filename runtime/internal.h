@@ -93,7 +93,7 @@ extern volatile int cw_signal_generation;
 struct cw_times;
 void cw_times_start(void);
 struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site);
-void cw_times_add(struct cw_times *times, long long index, long long ns, long long now);
+void cw_times_add(struct cw_times *times, long long index, long long ticks, long long now);
 void cw_times_close(struct cw_times *times);
 void cw_times_flush_all(void);
 
@@ -114,8 +114,22 @@ const char *cw_site_at(const struct cw_site_v2 *site, char *buf, size_t size);
 /* cw_site_at into a buffer that lives as long as the enclosing block. */
 #define CW_SITE_AT(site) cw_site_at((site), (char[CW_INSTANCE_MAX + 1]){0}, CW_INSTANCE_MAX + 1)
 
-/* clock.c */
+/* clock.c. The step clock, for CAPTURE_WINDOW_TIMES and spike, which read
+   it at every iteration: the CPU's time-stamp counter on x86-64 where
+   Linux keeps its own time with it (clocksource "tsc": invariant and in
+   step across CPUs), a third of clock_gettime's cost; elsewhere
+   CLOCK_MONOTONIC's nanoseconds. cw_step_clock_start() decides once, at
+   load; cw_ns_per_tick() converts (1 for nanoseconds). */
 long long cw_now_ns(void);
+extern bool cw_step_clock_tsc;
+void cw_step_clock_start(void);
+double cw_ns_per_tick(void);
+static inline long long cw_ticks(void) {
+#if defined(__x86_64__)
+  if (cw_step_clock_tsc) return (long long)__builtin_ia32_rdtsc();
+#endif
+  return cw_now_ns();
+}
 long long cw_run_delay_ns(void); /* -1: unknown */
 long cw_thread_id(void);
 

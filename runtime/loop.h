@@ -90,9 +90,10 @@ struct cw_loop {
   int n_recent;
 
   /* Every step's time, for CAPTURE_WINDOW_TIMES (times.c) and spike: the
-     iteration begun last and when (0: none being timed). */
+     iteration begun last and when, on the step clock (0: none being
+     timed). */
   struct cw_times *times;
-  long long step_index, step_begin_ns;
+  long long step_index, step_begin;
 
   struct cw_loop *all_next; /* every loop state, for the exit report */
 };

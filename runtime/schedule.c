@@ -64,7 +64,7 @@ static long long attention(struct cw_loop *loop) {
   /* A signal may arrive at any time: with CAPTURE_WINDOW_SIGNAL every
      iteration looks, so the inline test of other runs need not. */
   bool every_iteration = loop->auto_pending || loop->window_open || cw_config.signal_number ||
-                         loop->spike_pending || cw_config.times_path;
+                         loop->spike_pending;
   return every_iteration ? 0 : loop->time_from < next ? loop->time_from : next;
 }
 

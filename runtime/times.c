@@ -8,9 +8,10 @@
  *   ID INDEX NS                            one line per step
  *
  * Each loop and thread fills its own buffer of 256 steps, kept as numbers
- * and formatted when it is written (one write()) when full or when its
- * oldest step is a second old, at thread exit and at process exit: a run that crashes or is killed loses only what its
- * buffers held. O_APPEND keeps the writes of several threads whole. A path
+ * in the step clock's ticks (internal.h) and formatted in nanoseconds when
+ * it is written (one write()): when full or when its oldest step is a
+ * second old, at thread exit and at process exit. A run that crashes or is
+ * killed loses only what its buffers held. O_APPEND keeps the writes of several threads whole. A path
  * that cannot be opened, or a failed write, is reported once and the run
  * goes on without step times. Calls only options.c and clock.c.
  */
@@ -26,17 +27,17 @@
 #include "internal.h"
 
 /* A buffer holds STEPS steps as numbers (4 KiB); they become text when
-   it is written, a buffer at a time: a store per step on the loop's path,
-   the formatting in one tight loop per 256 steps. */
-enum { STEPS = 256, LINE_MAX_LEN = 64, HEADER_MAX = 4096 };
-#define FLUSH_AGE_NS 1000000000LL
+   it is written, a buffer at a time: two stores per step on the loop's
+   path, the formatting in one tight loop per 256 steps. */
+enum { STEPS = 256, LINE_MAX_LEN = 96, HEADER_MAX = 4096 };
+#define FLUSH_AGE_NS 1e9
 
 struct cw_times {
   struct cw_times *next, **prev; /* every open buffer, for the exit flush */
   long id;
-  long long first_ns; /* when the oldest buffered step ended; 0: empty */
-  int n;              /* steps buffered */
-  long long index[STEPS], ns[STEPS];
+  long long first_tick; /* when the oldest buffered step ended; 0: empty */
+  int n;                /* steps buffered */
+  long long index[STEPS], ticks[STEPS];
   size_t header_len;  /* the loop line, until it goes out with the first steps */
   char header[HEADER_MAX];
 };
@@ -46,6 +47,7 @@ static bool failed;
 static long last_id;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cw_times *open_buffers;
+static long long flush_age_ticks;
 /* The text of one flush: written under the lock, so one serves all. */
 static char text[HEADER_MAX + STEPS * LINE_MAX_LEN];
 
@@ -54,7 +56,7 @@ static char text[HEADER_MAX + STEPS * LINE_MAX_LEN];
 static void forget_in_child(void) {
   for (struct cw_times *t = open_buffers; t; t = t->next) {
     t->n = 0;
-    t->first_ns = 0;
+    t->first_tick = 0;
   }
   pthread_mutex_init(&lock, NULL);
 }
@@ -62,6 +64,7 @@ static void forget_in_child(void) {
 void cw_times_start(void) {
   static const char header[] = "# capture-window step times 1\n";
   pthread_atfork(NULL, NULL, forget_in_child);
+  flush_age_ticks = (long long)(FLUSH_AGE_NS / cw_ns_per_tick());
   fd = open(cw_config.times_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0 || write(fd, header, sizeof header - 1) != (ssize_t)(sizeof header - 1)) {
     cw_log("CAPTURE_WINDOW_TIMES: cannot write '%s' (%s); step times are not recorded",
@@ -71,59 +74,64 @@ void cw_times_start(void) {
   }
 }
 
-static char *put_decimal(char *p, unsigned long long u, char c);
+static inline char *put_decimal(char *p, unsigned long long u, char c);
 
-/* The decimal text of an index, kept from line to line: the next index is
-   the last one plus one nearly always, a carry through its last digits. */
-struct counter {
-  char text[24];
-  int len;
-  long long value;
+/* The text "ID INDEX " that starts a step's line, kept from line to line:
+   the next index is the last one plus one nearly always, a carry through
+   its last digits. */
+struct prefix {
+  char text[48];
+  int len;          /* up to and with the space after INDEX */
+  int index_at;     /* where INDEX starts */
+  long long index;  /* -2: none yet */
 };
 
-static void count_to(struct counter *c, long long v) {
-  if (v == c->value + 1 && c->len) {
-    int k = c->len - 1;
-    while (k >= 0 && c->text[k] == '9') c->text[k--] = '0';
-    if (k >= 0) {
+static void prefix_to(struct prefix *c, long long v) {
+  if (v == c->index + 1) {
+    int k = c->len - 2;
+    while (k >= c->index_at && c->text[k] == '9') c->text[k--] = '0';
+    if (k >= c->index_at) {
       c->text[k]++;
     } else { /* 999 -> 1000 */
-      memmove(c->text + 1, c->text, (size_t)c->len++);
-      c->text[0] = '1';
+      memmove(c->text + c->index_at + 1, c->text + c->index_at, (size_t)(c->len++ - c->index_at));
+      c->text[c->index_at] = '1';
     }
   } else {
-    c->len = (int)(put_decimal(c->text, (unsigned long long)v, 0) - c->text) - 1;
+    c->len = (int)(put_decimal(c->text + c->index_at, (unsigned long long)v, ' ') - c->text);
   }
-  c->value = v;
+  c->index = v;
 }
 
 /* The buffer's steps as text, after the loop line if it has not gone out
    yet -> the text's length. */
-static size_t format_steps(struct cw_times *t) {
-  char *p = text, id[24] = {0};
-  int id_len = (int)(put_decimal(id, (unsigned long long)t->id, ' ') - id);
-  struct counter index = {.len = 0, .value = -2};
+static size_t format_steps(struct cw_times *t, double ns_per_tick) {
+  /* ns = ticks * ns_per_tick, in integers: a multiply and a shift. */
+  unsigned long long scale = (unsigned long long)(ns_per_tick * 4294967296.0 + 0.5);
+  char *p = text;
+  struct prefix prefix = {.index = -2};
+  prefix.index_at = (int)(put_decimal(prefix.text, (unsigned long long)t->id, ' ') - prefix.text);
   memcpy(p, t->header, t->header_len);
   p += t->header_len;
   t->header_len = 0;
   for (int k = 0; k < t->n; k++) {
-    /* Copies of a fixed 24 bytes (a few moves, no call; the text has room
+    /* A copy of a fixed 48 bytes (a few moves, no call; the text has room
        for LINE_MAX_LEN a line), of which the length counts. */
-    memcpy(p, id, sizeof id);
-    p += id_len;
-    count_to(&index, t->index[k]);
-    memcpy(p, index.text, sizeof index.text);
-    p += index.len;
-    *p++ = ' ';
-    p = put_decimal(p, t->ns[k] < 0 ? 0 : (unsigned long long)t->ns[k], '\n');
+    prefix_to(&prefix, t->index[k]);
+    memcpy(p, prefix.text, sizeof prefix.text);
+    p += prefix.len;
+    unsigned long long ticks = t->ticks[k] < 0 ? 0 : (unsigned long long)t->ticks[k];
+    p = put_decimal(p, (unsigned long long)(((unsigned __int128)ticks * scale + (1U << 31)) >> 32),
+                    '\n');
   }
   return (size_t)(p - text);
 }
 
-/* Writes the buffer out (the caller holds the lock). */
+/* Writes the buffer out (the caller holds the lock). errno is the
+   program's: kept. */
 static void flush(struct cw_times *t) {
-  if (!t->first_ns) return; /* no step yet (the loop line waits for one) */
-  size_t len = format_steps(t), done = 0;
+  if (!t->first_tick) return; /* no step yet (the loop line waits for one) */
+  int saved_errno = errno;
+  size_t len = format_steps(t, cw_ns_per_tick()), done = 0;
   while (done < len && fd >= 0 && !failed) {
     ssize_t n = write(fd, text + done, len - done);
     if (n > 0) {
@@ -135,7 +143,8 @@ static void flush(struct cw_times *t) {
     }
   }
   t->n = 0;
-  t->first_ns = 0;
+  t->first_tick = 0;
+  errno = saved_errno;
 }
 
 struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site) {
@@ -159,19 +168,27 @@ struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site) {
   }
   t->header_len = (size_t)n;
   t->n = 0;
-  t->first_ns = 0;
+  t->first_tick = 0;
   return t;
 }
 
-/* Writes u in decimal, then c: the length first, then two digits per
-   division (a table of 00-99) from the end. */
-static char *put_decimal(char *p, unsigned long long u, char c) {
+/* Writes u in decimal, then c: the length first (from the highest bit,
+   no chain of divisions), then two digits per division (a table of 00-99)
+   from the end. */
+static inline __attribute__((always_inline)) char *put_decimal(char *p, unsigned long long u,
+                                                                char c) {
   static const char pairs[] = "00010203040506070809101112131415161718192021222324"
                               "25262728293031323334353637383940414243444546474849"
                               "50515253545556575859606162636465666768697071727374"
                               "75767778798081828384858687888990919293949596979899";
-  int len = 1;
-  for (unsigned long long t = u; t >= 10 && len < 20; t /= 10) len++;
+  static const unsigned long long powers[20] = {
+      1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+      100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+      10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+      100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+  int digits = (64 - __builtin_clzll(u | 1)) * 1233 >> 12; /* log10(2) ~ 1233/4096 */
+  int len = digits + (digits < 20 && u >= powers[digits]);
+  if (len == 0) len = 1;
   char *end = p + len, *q = end;
   while (u >= 100) {
     unsigned r = (unsigned)(u % 100) * 2;
@@ -189,12 +206,13 @@ static char *put_decimal(char *p, unsigned long long u, char c) {
   return end + 1;
 }
 
-/* A step: two stores; the buffer goes out when full or a second old. */
-void cw_times_add(struct cw_times *t, long long index, long long ns, long long now) {
+/* A step of TICKS that ended at NOW (ticks): two stores; the buffer goes
+   out when full or a second old. */
+void cw_times_add(struct cw_times *t, long long index, long long ticks, long long now) {
   t->index[t->n] = index;
-  t->ns[t->n] = ns;
-  if (!t->first_ns) t->first_ns = now;
-  if (++t->n == STEPS || now - t->first_ns > FLUSH_AGE_NS) {
+  t->ticks[t->n] = ticks;
+  if (!t->first_tick) t->first_tick = now;
+  if (++t->n == STEPS || now - t->first_tick > flush_age_ticks) {
     pthread_mutex_lock(&lock);
     flush(t);
     pthread_mutex_unlock(&lock);

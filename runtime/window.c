@@ -51,7 +51,7 @@ static __thread struct cw_thread *this_thread __attribute__((tls_model("initial-
    calls the runtime while it gets an L#i range. */
 static void set_decide_at(struct cw_loop *loop, long long at) {
   loop->decide_at = at;
-  loop->head.attention_at = loop->step_ranges ? 0 : at;
+  loop->head.attention_at = loop->step_ranges || loop->times ? 0 : at;
 }
 
 static bool window_range_wanted(void) {
@@ -85,7 +85,7 @@ static void open_window(struct cw_loop *loop, long long i, long long count, long
            why, site->label, site->file, site->line, CW_SITE_AT(site), i, i, count, cw_thread_id());
   /* Neither the profiler's start-up nor the log line is part of the step. */
   if (loop->last_begin_ns) cw_time_restart(loop);
-  if (loop->step_begin_ns) loop->step_begin_ns = cw_now_ns();
+  if (loop->step_begin) loop->step_begin = cw_ticks();
 }
 
 static void close_window(struct cw_loop *loop, long long last, const char *why) {
@@ -148,6 +148,7 @@ static void load_once(void) {
   cw_config_load();
   pthread_key_create(&thread_key, thread_exit);
   if (cw_config.signal_number && !cw_config.off) cw_signal_install();
+  if (cw_config.times_path || cw_config.spike_count) cw_step_clock_start();
   if (cw_config.times_path) cw_times_start();
   atexit(at_exit);
 }
@@ -244,17 +245,24 @@ static CW_COLD bool grow_running(struct cw_loop *loop) {
   return true;
 }
 
-/* The step begun last ends now: its time goes to CAPTURE_WINDOW_TIMES and
-   to spike, which may arm a window. */
+/* The step begun last ends NOW (step clock ticks): its time goes to
+   CAPTURE_WINDOW_TIMES and to spike, which may arm a window. */
 static void end_step(struct cw_loop *loop, long long now) {
-  if (!loop->step_begin_ns) return;
-  long long ns = now - loop->step_begin_ns;
-  loop->step_begin_ns = 0;
-  if (loop->times) cw_times_add(loop->times, loop->step_index, ns, now);
+  if (!loop->step_begin) return;
+  long long ticks = now - loop->step_begin;
+  loop->step_begin = 0;
+  if (loop->times) cw_times_add(loop->times, loop->step_index, ticks, now);
   if (loop->spike_pending) {
-    long long at = cw_spike_step(loop, loop->step_index, (double)ns);
+    long long at = cw_spike_step(loop, loop->step_index, (double)ticks * cw_ns_per_tick());
     if (!loop->window_open) set_decide_at(loop, at);
   }
+}
+
+/* Iteration i begins at NOW: the step before it ends. */
+static void step_boundary(struct cw_loop *loop, long long i, long long now) {
+  end_step(loop, now);
+  loop->step_index = i;
+  loop->step_begin = now;
 }
 
 /* Every step is timed while CAPTURE_WINDOW_TIMES records or spike watches. */
@@ -266,18 +274,12 @@ static bool times_every_step(const struct cw_loop *loop) {
    one, a signal's, auto's once the steps settled, spike's), be timed, or
    run inside an open window. */
 static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
-  /* One clock read serves every use of this boundary's time. */
-  long long now = loop->timed || times_every_step(loop) ? cw_now_ns() : 0;
-  end_step(loop, now);
-  if (times_every_step(loop)) {
-    loop->step_index = i;
-    loop->step_begin_ns = now;
-  }
+  if (times_every_step(loop)) step_boundary(loop, i, cw_ticks());
   if (loop->timed)
     cw_time_step(loop,
                  i >= loop->time_from || loop->window_open || loop->auto_pending ||
                      loop->spike_pending,
-                 now);
+                 cw_now_ns());
   if (loop->seen_signal != cw_signal_generation) set_decide_at(loop, cw_plan_signal(loop, i));
   if (!loop->window_open) {
     if (loop->auto_pending) {
@@ -318,9 +320,19 @@ static inline void push_iteration(struct cw_loop *loop, long long i) {
    iteration (the body re-entered its own loop that deep), which then runs
    silently. */
 int cw_iter_begin_v2(struct cw_loop_v2 *head) {
-  int saved_errno = errno;
   struct cw_loop *loop = (struct cw_loop *)head;
   long long i = head->next - 1;
+  /* Most iterations of a run that records step times come here only for
+     their time: they read the step clock and go on as an iteration the
+     inline test kept would (no end hook). */
+  if (i < loop->decide_at && !loop->step_ranges) { /* so: loop->times, no spike */
+    long long now = cw_ticks();
+    if (loop->step_begin) cw_times_add(loop->times, loop->step_index, now - loop->step_begin, now);
+    loop->step_index = i;
+    loop->step_begin = now;
+    return 0;
+  }
+  int saved_errno = errno;
   int tracked = 0;
   if (i >= loop->decide_at) begin_slowly(loop, i);
   if (loop->depth < loop->capacity || grow_running(loop)) {
@@ -358,10 +370,10 @@ void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
   int saved_errno = errno;
   struct cw_loop *loop = (struct cw_loop *)head;
   if (iteration_open) end_iteration(head);
-  if ((loop->last_begin_ns || loop->step_begin_ns) && loop->depth == 0) {
-    long long now = cw_now_ns(); /* the last step ends at the loop's exit */
-    end_step(loop, now);
-    if (loop->last_begin_ns) cw_time_step(loop, false, now);
+  if ((loop->last_begin_ns || loop->step_begin) && loop->depth == 0) {
+    /* The last step ends at the loop's exit. */
+    if (loop->step_begin) end_step(loop, cw_ticks());
+    if (loop->last_begin_ns) cw_time_step(loop, false, cw_now_ns());
   }
   if (loop->window_open && loop->depth == loop->window_depth)
     close_window(loop, head->next - 1, " early, loop left");
