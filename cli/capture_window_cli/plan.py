@@ -130,11 +130,13 @@ def analyse(index, ns, count=3):
     second = sorted(ns[n // 2:])
     m0, d0 = sorted_median_mad([second])
     limit = float(m0 + slow_margin(m0, d0))
-    slow = list(compress(range(n), map(limit.__lt__, ns)))
+    small = float(m0 + max(SMALL_RATIO * m0, 2 * SLOW_MADS * d0, SLOW_MIN_NS))
+    # one pass over the steps: the slow ones are among those above `small`
+    above_small = list(compress(range(n), map(small.__lt__, ns)))
+    slow = [p for p in above_small if ns[p] > limit]
     wp = warmup_end(slow, n)
     w = index[wp]
-    small = float(m0 + max(SMALL_RATIO * m0, 2 * SLOW_MADS * d0, SLOW_MIN_NS))
-    cand = {index[p]: ns[p] for p in compress(range(wp, n), map(small.__lt__, islice(ns, wp, None)))}
+    cand = {index[p]: ns[p] for p in islice(above_small, bisect.bisect_left(above_small, wp), None)}
     consecutive = index[-1] - index[0] == n - 1
     events = periodic_events(cand, w, index[-1], None if consecutive else set(index), m0, d0)
     held = {}
@@ -191,12 +193,10 @@ def periodic_events(cand, start, last, recorded, m0, d0):
     slow as its band, so a step holding a slower event counts for it too,
     and the run's last step counts when it is that slow."""
     order = sorted(cand, key=cand.get, reverse=True)
+    negated = [-cand[i] for i in order]  # rising: a band's end is a bisection
     events, left, above, k = [], [], set(), 0
     while k < len(order):
-        low = cand[order[k]] / ALIKE
-        j = k
-        while j < len(order) and cand[order[j]] >= low:
-            j += 1
+        j = bisect.bisect_right(negated, negated[k] / ALIKE)
         above.update(order[k:j])
         left = find_events(sorted(left + order[k:j]), above, cand, events,
                            (start, last, recorded, m0, d0))
@@ -262,8 +262,9 @@ def grid(every_phase, members, found, above, cand, run):
     start, last, recorded, m0, d0 = run
     first = start + (phase - start) % every
     places = range(first, last + 1, every)
-    if recorded is not None:
-        places = [i for i in places if i in recorded]
+    if recorded is not None:  # steps missing: the grid's places that were recorded
+        places = ([i for i in places if i in recorded] if len(places) <= len(recorded) else
+                  sorted(i for i in recorded if i >= first and (i - first) % every == 0))
     hits = [i for i in places if i in members or i in found]
     n_places = len(places) - (1 if places and places[-1] == last and last not in above else 0)
     own = [i for i in hits if i in members]
@@ -400,16 +401,7 @@ def public(loop, a, source):
 
 def steps_recorded(paths):
     """The most steps any loop of the files holds so far."""
-    most = 0
-    for path in paths:
-        counts = {}
-        with open(path, errors="replace") as f:
-            for line in f:
-                words = line.split()
-                if len(words) == 3 and words[0].isdigit():
-                    counts[words[0]] = counts.get(words[0], 0) + 1
-        most = max([most, *counts.values()])
-    return most
+    return max((len(loop["index"]) for loop in read_times(paths)), default=0)
 
 
 def run_program(program, folder, stop_at):

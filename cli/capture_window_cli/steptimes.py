@@ -1,8 +1,15 @@
-"""steptimes.py - reads the step-time files that CAPTURE_WINDOW_TIMES writes
-(docs/environment.md, "Step times"), strictly: a line that is not of the
-format stops the read with `FILE:LINE: what is wrong` (Usage, exit 2).
+"""steptimes.py - reads step-time files (docs/environment.md, "Step times"),
+strictly: what is not of the format stops the read with `FILE:LINE: what is
+wrong` (Usage, exit 2; `FILE: byte N: ...` in format 2).
 
-The format, version 1:
+Format 2, what CAPTURE_WINDOW_TIMES writes: the line
+`# capture-window step times 2`, then records of little-endian int64s
+  ID, -L, then L bytes: a loop line as in format 1 (ending in a newline)
+  ID, N (1..RECORD_STEPS_MAX), then N pairs INDEX, NS: steps of loop ID
+A record cut short at the end (a run killed mid-write) is dropped. Each
+record is converted in C (array.frombytes).
+
+Format 1, text, for step times from elsewhere (a log turned into steps):
   # capture-window step times 1         the first line
   loop ID T<THREAD> LABEL FILE:LINE[@INSTANCE]
                                         a loop in a thread, before its steps
@@ -23,13 +30,18 @@ import json
 import operator
 import os
 import re
+import struct
+import sys
 from array import array
 from itertools import compress
 
 from .common import ME, Usage
 
 HEADER = b"# capture-window step times "
-VERSION = b"1"
+VERSIONS = (b"1", b"2")
+RECORD_HEAD = struct.Struct("<qq")
+RECORD_STEPS_MAX = 1 << 16
+LOOP_LINE_MAX = 1 << 16
 BLOCK = 1 << 20
 MAX_DIGITS = 18      # every number fits in 63 bits; 10^18 ns is 31 years
 NOT_STEP_CHAR = re.compile(rb"[^0-9 \n]")
@@ -60,16 +72,18 @@ class FileReader:
         self.path, self.by_id, self.loops, self.last = path, {}, [], {}
 
     def fail(self, n, reason):
-        raise Usage(f"{ME}: plan: {self.path}:{n}: {reason}")
+        """n: the line's number, or "byte N" in format 2."""
+        raise Usage(f"{ME}: plan: {self.path}{':' if isinstance(n, int) else ': '}{n}: {reason}")
 
     def first(self, n, line):
         if not line.startswith(HEADER):
             self.fail(n, "not a step-times file: its first line is not "
-                         "'# capture-window step times 1'")
+                         "'# capture-window step times VERSION'")
         version = line[len(HEADER):].strip()
-        if version != VERSION:
+        if version not in VERSIONS:
             self.fail(n, f"step-times format version '{version.decode(errors='replace')}' "
-                         "is not known (this plan reads version 1)")
+                         "is not known (this plan reads versions 1 and 2)")
+        return int(version)
 
     def line(self, n, line):
         try:
@@ -152,6 +166,58 @@ class FileReader:
             self.line(n + k, line)
 
 
+    def records(self, data, offset):
+        """Format 2: the records of data, which starts at byte offset."""
+        pos = 0
+        while pos + RECORD_HEAD.size <= len(data):
+            ident, n = RECORD_HEAD.unpack_from(data, pos)
+            size = -n if n < 0 else 16 * n
+            if not (0 < n <= RECORD_STEPS_MAX or 0 < -n <= LOOP_LINE_MAX):
+                self.fail(f"byte {offset + pos}", f"not a record: loop {ident}, {n} "
+                          f"(a loop line of at most {LOOP_LINE_MAX} bytes, or 1 to "
+                          f"{RECORD_STEPS_MAX} steps)")
+            body = data[pos + RECORD_HEAD.size:pos + RECORD_HEAD.size + size]
+            if len(body) < size:
+                break  # cut short: what a killed run was writing
+            try:
+                if n < 0:
+                    self.loop_record(ident, bytes(body))
+                else:
+                    self.step_record(ident, body)
+            except Bad as e:
+                self.fail(f"byte {offset + pos}", e)
+            pos += RECORD_HEAD.size + size
+
+    def loop_record(self, ident, line):
+        if not line.endswith(b"\n") or b"\n" in line[:-1]:
+            raise Bad("a loop record's text is one line, ended by a newline")
+        words = line.split(None, 2)
+        if len(words) < 2 or words[0] != b"loop" or words[1] != str(ident).encode():
+            raise Bad(f"loop {ident}'s record does not hold 'loop {ident} T<THREAD> LABEL FILE:LINE'")
+        self.loop_header(line)
+
+    def step_record(self, ident, body):
+        values = array("q")
+        values.frombytes(body)
+        if sys.byteorder == "big":
+            values.byteswap()
+        index, ns = values[0::2], values[1::2]
+        if ident not in self.by_id:
+            raise Bad(f"steps of loop {ident}, which no loop record before them defines")
+        last = self.last.get(ident, -1)
+        if not rising(index, last):
+            k = next(k for k, i in enumerate(index) if i <= (index[k - 1] if k else last))
+            before = index[k - 1] if k else last
+            raise Bad(f"step {index[k]} of loop {ident} " +
+                      ("again" if index[k] == before else f"after step {before}"))
+        if min(ns) < 0 or max(ns) >= 10 ** MAX_DIGITS:
+            raise Bad(f"a duration of loop {ident} outside 0 to 10^{MAX_DIGITS} ns: "
+                      f"{min(ns) if min(ns) < 0 else max(ns)}")
+        self.by_id[ident]["index"].extend(index)
+        self.by_id[ident]["ns"].extend(ns)
+        self.last[ident] = index[-1]
+
+
 def compress_eq(values, ids, ident):
     return compress(values, map(ident.__eq__, ids))
 
@@ -175,7 +241,9 @@ def read_file(path, by_lines=False):
         if not first.endswith(b"\n"):
             reader.fail(1, "empty: not a step-times file" if not first else
                         "not a step-times file: its first line is cut short")
-        reader.first(1, first)
+        if reader.first(1, first) == 2:
+            reader.records(f.read(), len(first))
+            return reader.loops
         n = 2
         while True:
             block = f.read(BLOCK)

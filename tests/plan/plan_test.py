@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,7 @@ def plan(cw, args, **env):
 # ---- synthetic files --------------------------------------------------------
 
 def steps_file(path, loops):
-    """loops: [(thread, label, place, [ns, ...])] -> the runtime's format."""
+    """loops: [(thread, label, place, [ns, ...])] -> a file of format 1 (text)."""
     with open(path, "w") as f:
         f.write("# capture-window step times 1\n")
         for k, (thread, label, place, times) in enumerate(loops, 1):
@@ -179,10 +180,10 @@ def reader_cases(cw, tmp):
             (head[:1] + ["loop 1 T1 step a.c:xyz"], 2, "'a.c:xyz' is not FILE:LINE[@INSTANCE]"),
             (head[:1] + ["loop 1 T1 step"], 2, "a loop line is 'loop ID T<THREAD> LABEL FILE:LINE'"),
             (head[:2] + ["loop 1 T8 step a.c:1"], 3, "loop 1 is defined twice"),
-            (["# capture-window step times 2"] + head[1:], 1,
-             "step-times format version '2' is not known (this plan reads version 1)"),
+            (["# capture-window step times 3"] + head[1:], 1,
+             "step-times format version '3' is not known (this plan reads versions 1 and 2)"),
             (head[1:], 1, "not a step-times file: its first line is not "
-                          "'# capture-window step times 1'")]:
+                          "'# capture-window step times VERSION'")]:
         with open(f, "w") as out:
             out.write("\n".join(lines) + "\n")
         expect(f"reader: {lines[line - 1]!r}", plan(cw, ["--from", f]),
@@ -192,6 +193,7 @@ def reader_cases(cw, tmp):
         out.write("\n".join(head[:2] + [f"1 {i} 1000" for i in range(1000)] + ["1 999 1000"]) + "\n")
     expect("reader: a repeated step after 1000 good ones", plan(cw, ["--from", f]),
            (2, "", f"capture-window: plan: {f}:1003: step 999 of loop 1 again\n"))
+    format2_cases(cw, f)
     open(f, "w").close()
     expect("reader: an empty file", plan(cw, ["--from", f]),
            (2, "", f"capture-window: plan: {f}:1: empty: not a step-times file\n"))
@@ -226,6 +228,48 @@ def reader_cases(cw, tmp):
     rc, out, err = plan(cw, ["--help"])
     expect("plan --help", (rc, out.splitlines()[0], err),
            (0, "usage: capture-window plan [OPTIONS] -- PROGRAM [ARG...]", ""))
+
+
+def format2(records):
+    """records: [(ID, b"loop line\\n") or (ID, [(INDEX, NS), ...]) or raw bytes]."""
+    out = [b"# capture-window step times 2\n"]
+    for r in records:
+        if isinstance(r, bytes):
+            out.append(r)
+        elif isinstance(r[1], bytes):
+            out.append(struct.pack("<qq", r[0], -len(r[1])) + r[1])
+        else:
+            out.append(struct.pack(f"<qq{2 * len(r[1])}q", r[0], len(r[1]),
+                                   *[v for step in r[1] for v in step]))
+    return b"".join(out)
+
+
+def format2_cases(cw, f):
+    """Format 2 (what the runtime writes): what reads, the record cut short
+    at the end, and each malformed record: FILE: byte N: the reason."""
+    loop = (1, b"loop 1 T7 step a.c:1\n")
+    steps = [(i, 1000 + i) for i in range(40)]
+    start = 30 + 16 + len(loop[1])  # the second record's byte
+    with open(f, "wb") as out:
+        out.write(format2([loop, (1, steps[:30]), (1, steps[30:])]) + struct.pack("<qq", 1, 5) + b"\0" * 24)
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    expect("format 2: two records read, the one cut short at the end dropped",
+           (rc, json.loads(out)["loops"][0]["iterations"] if rc == 0 else err), (0, 40))
+    for records, at, reason in [
+            ([loop, (1, [])], start, "not a record: loop 1, 0 (a loop line of at most 65536 bytes, "
+                                     "or 1 to 65536 steps)"),
+            ([loop, (2, steps)], start, "steps of loop 2, which no loop record before them defines"),
+            ([loop, (1, steps), (1, steps[39:])], start + 16 + 640, "step 39 of loop 1 again"),
+            ([loop, (1, steps[:3] + steps[:1])], start, "step 0 of loop 1 after step 2"),
+            ([loop, (1, [(0, -5)])], start, "a duration of loop 1 outside 0 to 10^18 ns: -5"),
+            ([(1, b"loop 2 T7 step a.c:1\n")], 30, "loop 1's record does not hold "
+                                                 "'loop 1 T<THREAD> LABEL FILE:LINE'"),
+            ([(1, b"loop 1 T7 step a.c:1")], 30, "a loop record's text is one line, ended by a newline"),
+            ([(1, b"loop 1 T7 step a.c:x\n")], 30, "'a.c:x' is not FILE:LINE[@INSTANCE]")]:
+        with open(f, "wb") as out:
+            out.write(format2(records))
+        expect(f"format 2: {reason}", plan(cw, ["--from", f]),
+               (2, "", f"capture-window: plan: {f}: byte {at}: {reason}\n"))
 
 
 def analysis_cases(cw):
@@ -380,6 +424,25 @@ def analysis_cases(cw):
 
 # ---- real programs ----------------------------------------------------------
 
+def format2_records(path):
+    """A file of format 2 (docs/environment.md), read here by its own words:
+    -> (the first line, [(ID, loop line bytes) or (ID, [(INDEX, NS), ...])])."""
+    data = open(path, "rb").read()
+    first = data[:data.index(b"\n") + 1]
+    pos, records = len(first), []
+    while pos < len(data):
+        ident, n = struct.unpack_from("<qq", data, pos)
+        pos += 16
+        if n < 0:
+            records.append((ident, data[pos:pos - n]))
+            pos -= n
+        else:
+            values = struct.unpack_from(f"<{2 * n}q", data, pos)
+            records.append((ident, list(zip(values[0::2], values[1::2]))))
+            pos += 16 * n
+    return first, records
+
+
 def slow_steps(name, n):
     """shapes.c's own slow steps after its warm-up (the program's truth)."""
     if name == "periodic":
@@ -492,11 +555,14 @@ def program_cases(cw, shapes, recorder, fakecuda):
     files = os.listdir(tmp)
     expect("times: one file, named after rank and pid", (p.returncode, p.stderr, files),
            (0, "", [f"t.3.{files[0].split('.')[-1]}"] if files else ["t.3.PID"]))
-    lines = open(os.path.join(tmp, files[0])).read().splitlines() if files else []
-    expect("times: header, loop line, every step once in order",
-           (lines[:1], bool(lines[1:2] and re.fullmatch(r"loop 1 T\d+ step \S*shapes\.c:\d+", lines[1])),
-            [tuple(map(int, l.split()[:2])) for l in lines[2:]]),
-           (["# capture-window step times 1"], True, [(1, i) for i in range(110)]))
+    first, records = format2_records(os.path.join(tmp, files[0])) if files else (b"", [])
+    loop_lines = [body for ident, body in records if isinstance(body, bytes)]
+    steps = [(ident, i) for ident, body in records if not isinstance(body, bytes) for i, _ in body]
+    expect("times: format 2, its loop record, every step once in order (in records of 256)",
+           (first, len(loop_lines) == 1 and bool(re.fullmatch(
+               rb"loop 1 T\d+ step \S*shapes\.c:\d+\n", loop_lines[0])), steps,
+            [len(body) for _, body in records[1:]]),
+           (b"# capture-window step times 2\n", True, [(1, i) for i in range(110)], [110]))
     rc, out, err = plan(cw, ["--json", "--from", os.path.join(tmp, files[0])] if files else [])
     loop = json.loads(out)["loops"][0] if rc == 0 else {}
     expect("times: plan --from reads it", [(e["every"], e["phase"]) for e in loop.get("periodic", [])],

@@ -8,13 +8,16 @@ that lines fall across block ends.
 
 Each file must give the same answer both ways: the same loops, step for
 step, or the same `capture-window: plan: FILE:LINE: reason`; no other
-exception. The loops of a file that reads are then analysed and given
+exception. Files of format 2 (the runtime's records), mutated byte by
+byte, must read or give `FILE: byte N: reason` (`FILE:1:` for a broken
+first line), no other exception. The loops of a file that reads are then analysed and given
 their suggestions (no exception either). A few of the files also go
 through the command: exit 0, 1 or 2 and never a traceback.
 """
 import os
 import random
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -49,6 +52,43 @@ def seed_file(r):
         if len(lines) > 400:
             break
     return b"\n".join(lines) + b"\n"
+
+
+def seed_records(r):
+    """A valid file of format 2: loop records, then steps records of them."""
+    out = [b"# capture-window step times 2\n"]
+    loops = r.randint(1, 3)
+    for k in range(1, loops + 1):
+        line = b"loop %d T%d step%d src/t r.c:%d\n" % (k, r.randint(1, 9999), k, r.randint(1, 500))
+        out.append(struct.pack("<qq", k, -len(line)) + line)
+    next_index = [0] * loops
+    for _ in range(r.randint(1, 8)):
+        k = r.randrange(loops)
+        n = r.randint(1, 40)
+        steps = []
+        for _ in range(n):
+            steps += [next_index[k], r.choice([1000, 1010, 990, 8000])]
+            next_index[k] += 1
+        out.append(struct.pack(f"<qq{2 * n}q", k + 1, n, *steps))
+    return b"".join(out)
+
+
+def mutate_records(data, r):
+    data = bytearray(data)
+    for _ in range(r.randint(1, 3)):
+        if not data:
+            break
+        at = r.randrange(len(data))
+        how = r.randrange(4)
+        if how == 0:
+            data[at] = r.randrange(256)
+        elif how == 1:
+            data[at] ^= 0x80  # a sign
+        elif how == 2:
+            del data[at:at + r.choice([1, 8, 16])]
+        else:
+            del data[at:]  # cut short
+    return bytes(data)
 
 
 def mutate(data, r):
@@ -124,7 +164,40 @@ def main():
                 failures += 1
                 print(f"FAIL: case {case}: the command: exit {p.returncode}\n{p.stderr[-500:]}")
     print(f"{cases} files: {read_ok} read, {errors} refused with FILE:LINE, {failures} failure(s)")
+    failures += records_cases(r, path, cases)
     return 1 if failures or not read_ok or not errors else 0
+
+
+def records_cases(r, path, cases):
+    """Format 2 mutated: it reads, or FILE: byte N: reason (FILE:LINE: once
+    its first line says another format); never another exception."""
+    failures, errors, read_ok = 0, 0, 0
+    where = re.compile(re.escape(f"capture-window: plan: {path}") + r"(: byte \d+|:\d+): \S")
+    for case in range(cases):
+        data = seed_records(r)
+        if case % 10:
+            data = mutate_records(data, r)
+        with open(path, "wb") as f:
+            f.write(data)
+        try:
+            got = outcome(path, False)
+            if isinstance(got, str):
+                errors += 1
+                ok = bool(where.match(got))
+            else:
+                read_ok += 1
+                ok = True
+                for loop in steptimes.read_times([path]):
+                    plan.analyse(loop["index"], loop["ns"])
+        except Exception as e:  # noqa: BLE001 - any other exception is the finding
+            ok, got = False, f"{type(e).__name__}: {e}"
+        if not ok:
+            failures += 1
+            kept = f"{path}-records-failure-{case}"
+            os.rename(path, kept)
+            print(f"FAIL: format 2 case {case} ({kept}): {str(got)[:300]}")
+    print(f"{cases} files of format 2: {read_ok} read, {errors} refused, {failures} failure(s)")
+    return failures + (0 if read_ok and errors else 1)
 
 
 if __name__ == "__main__":
