@@ -3,25 +3,30 @@
 
   python3 bench/plan_from.py [--steps N] [--rounds R] [--baseline-cli DIR]
 
-Writes a step-time file of N steps (default 1,000,000) of a job with
+Writes the step times of N steps (default 1,000,000) of a job with
 logging every 10 steps, an evaluation every 100 and a checkpoint every 250
-on 1 % noise, then, R rounds (default 3) taking turns, runs each in its
-own process and reports the median CPU time (user + system: on a busy
-machine what the process itself cost), wall time and peak memory (max RSS):
+on 1 % noise, in format 2 (what the runtime writes, records of 256 steps)
+and in format 1 (text), then, R rounds (default 3) taking turns, runs each
+in its own process and reports the median CPU time (user + system: on a
+busy machine what the process itself cost), wall time and peak memory
+(max RSS):
 
-  split     the floor: a Python loop that only reads and splits each line
-  plan      capture-window plan --from FILE --json (this tree)
-  baseline  the same with the CLI of --baseline-cli DIR (e.g. an older
-            checkout's cli/), when given
+  split     a floor: a Python loop that only reads and splits each text line
+  plan      capture-window plan --from FILE --json (this tree), format 2
+  plan-text the same on the text file (format 1)
+  baseline  the text file with the CLI of --baseline-cli DIR (e.g. the seed's
+            cli/, which read only text), when given
 
-Ratios are against `split`, in the same run, so a busy machine slows all
-alike. The numbers of docs/performance.md ("plan --from") come from it.
+Ratios are against `baseline` when given, else `split`, in the same run,
+so a busy machine slows all alike. The numbers of docs/performance.md ("plan --from") come from it.
 """
 import argparse
 import os
 import random
 import resource
+import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -32,14 +37,23 @@ SPLIT = ("import sys\nn = 0\nfor line in open(sys.argv[1], 'rb'):\n"
          "    n += len(line.split())\nprint(n)\n")
 
 
-def write_job(path, n):
+def write_job(text_path, records_path, n):
     r = random.Random(1)
-    with open(path, "w") as f:
-        f.write("# capture-window step times 1\nloop 1 T4242 step train.cu:88\n")
-        for i in range(n):
-            ms = (20 if i == 0 else 1) * (1 + r.uniform(-0.01, 0.01))
-            ms += sum(extra for every, extra in ((10, 0.33), (100, 10), (250, 49)) if i and i % every == 0)
-            f.write(f"1 {i} {int(ms * 1e6)}\n")
+    loop = b"loop 1 T4242 step train.cu:88\n"
+    steps = []
+    for i in range(n):
+        ms = (20 if i == 0 else 1) * (1 + r.uniform(-0.01, 0.01))
+        ms += sum(extra for every, extra in ((10, 0.33), (100, 10), (250, 49)) if i and i % every == 0)
+        steps.append((i, int(ms * 1e6)))
+    with open(text_path, "w") as f:
+        f.write("# capture-window step times 1\n" + loop.decode())
+        f.writelines(f"1 {i} {ns}\n" for i, ns in steps)
+    with open(records_path, "wb") as f:
+        f.write(b"# capture-window step times 2\n" + struct.pack("<qq", 1, -len(loop)) + loop)
+        for k in range(0, n, 256):
+            chunk = steps[k:k + 256]
+            f.write(struct.pack(f"<qq{2 * len(chunk)}q", 1, len(chunk),
+                                *[v for step in chunk for v in step]))
 
 
 def measure(command):
@@ -60,14 +74,15 @@ def main():
     ap.add_argument("--baseline-cli")
     args = ap.parse_args()
     folder = tempfile.mkdtemp(prefix="cw-bench-plan-")
-    path = os.path.join(folder, "steps")
-    write_job(path, args.steps)
-    configs = {"split": [sys.executable, "-c", SPLIT, path],
-               "plan": [sys.executable, os.path.join(HERE, "..", "cli", "capture-window"),
-                        "plan", "--json", "--from", path]}
+    text, records = os.path.join(folder, "steps.txt"), os.path.join(folder, "steps")
+    write_job(text, records, args.steps)
+    cli = os.path.join(HERE, "..", "cli", "capture-window")
+    configs = {"split": [sys.executable, "-c", SPLIT, text],
+               "plan": [sys.executable, cli, "plan", "--json", "--from", records],
+               "plan-text": [sys.executable, cli, "plan", "--json", "--from", text]}
     if args.baseline_cli:
         configs["baseline"] = [sys.executable, os.path.join(args.baseline_cli, "capture-window"),
-                               "plan", "--json", "--from", path]
+                               "plan", "--json", "--from", text]
     walls = {name: [] for name in configs}
     cpus = {name: [] for name in configs}
     peaks = {name: peak_rss(command) for name, command in configs.items()}
@@ -76,13 +91,16 @@ def main():
             wall, cpu = measure(command)
             walls[name].append(wall)
             cpus[name].append(cpu)
-    floor = statistics.median(cpus["split"])
-    print(f"{args.steps:,} steps, {os.path.getsize(path) / 1e6:.1f} MB, {args.rounds} rounds (median)")
-    print(f"{'':10}{'CPU s':>8}{'x split':>9}{'wall s':>8}{'peak MB':>9}")
+    against = "baseline" if args.baseline_cli else "split"
+    floor = statistics.median(cpus[against])
+    print(f"{args.steps:,} steps: format 2 {os.path.getsize(records) / 1e6:.1f} MB, text "
+          f"{os.path.getsize(text) / 1e6:.1f} MB; {args.rounds} rounds (median)")
+    print(f"{'':10}{'CPU s':>8}{'x ' + against:>11}{'wall s':>8}{'peak MB':>9}")
     for name in configs:
         cpu = statistics.median(cpus[name])
-        print(f"{name:10}{cpu:8.2f}{cpu / floor:9.2f}{statistics.median(walls[name]):8.2f}"
+        print(f"{name:10}{cpu:8.2f}{cpu / floor:11.2f}{statistics.median(walls[name]):8.2f}"
               f"{peaks[name]:9.0f}")
+    shutil.rmtree(folder)
 
 
 def peak_rss(command):

@@ -34,7 +34,7 @@ import sys
 import tempfile
 from array import array
 from collections import Counter
-from itertools import compress, islice
+from itertools import chain, compress, islice
 
 from .common import ME, Usage, duration, option_value, program_name
 from .plot import plot
@@ -127,7 +127,7 @@ def analyse(index, ns, count=3):
     """One loop in one thread (index and ns: arrays) -> the analysis
     (without the suggestions' commands)."""
     n = len(index)
-    second = sorted(ns[n // 2:])
+    second = sorted(islice(ns, n // 2, None))
     m0, d0 = sorted_median_mad([second])
     limit = float(m0 + slow_margin(m0, d0))
     small = float(m0 + max(SMALL_RATIO * m0, 2 * SLOW_MADS * d0, SLOW_MIN_NS))
@@ -139,31 +139,34 @@ def analyse(index, ns, count=3):
     cand = {index[p]: ns[p] for p in islice(above_small, bisect.bisect_left(above_small, wp), None)}
     consecutive = index[-1] - index[0] == n - 1
     events = periodic_events(cand, w, index[-1], None if consecutive else set(index), m0, d0)
-    held = {}
-    for k, e in enumerate(events):
-        for i in e["occurrences"]:
-            held.setdefault(i, []).append(k)
     late_slow = [index[p] for p in slow if p >= wp]
-    out = set(late_slow) | set(held)
-    position = (lambda i: i - index[0]) if consecutive else {i: p for p, i in enumerate(index)}.get
-    taken = sorted(ns[position(i)] for i in out)
-    if wp <= n // 2:
-        m, mad = sorted_median_mad([sorted(ns[wp:n // 2]), second], taken)
-    else:
-        m, mad = sorted_median_mad([sorted(ns[wp:])], taken)
+    # The steps out of the steady ones -> how many events each holds (a
+    # slow one that holds none: 0).
+    out = Counter(chain.from_iterable(e["occurrences"] for e in events))
+    out.update(dict.fromkeys(late_slow, 0))
+    position = index[0].__rsub__ if consecutive else {i: p for p, i in enumerate(index)}.__getitem__
+    taken = sorted(map(ns.__getitem__, map(position, out)))
+    levels = []
     for e in events:
         # the event's level: its own steps that hold no other event, when it has some
-        alone = [i for i in e["own"] if len(held[i]) == 1] or e["own"]
+        alone = [i for i in e["own"] if out[i] == 1] or e["own"]
+        levels.append(median(array("q", (cand[i] for i in alone))))
+    del cand, above_small  # before the second sort: a million steps' peak memory
+    if wp <= n // 2:
+        m, mad = sorted_median_mad([sorted(islice(ns, wp, n // 2)), second], taken)
+    else:
+        m, mad = sorted_median_mad([sorted(islice(ns, wp, None))], taken)
+    for e, level in zip(events, levels):
+        e["ratio"] = round(level / m, 1) if m else 0.0
         e["_held"] = set(e["occurrences"])
-        e["ratio"] = round(median(array("q", (cand[i] for i in alone))) / m, 1) if m else 0.0
     events.sort(key=lambda e: -e["ratio"])
     return {
         "iterations": n,
         "warmup_end": w,
         "steady": {"median_ns": round(m), "spread_pct": round(100 * mad / m, 1) if m else 0.0},
         "periodic": events,
-        "outliers": [i for i in late_slow if i not in held],
-        "coinciding": sorted(i for i, ks in held.items() if len(ks) > 1),
+        "outliers": [i for i in late_slow if not out[i]],
+        "coinciding": sorted(i for i, k in out.items() if k > 1),
         "last": index[-1],
         "_ratio": {i: ns[position(i)] / m for i in late_slow} if m else {},
         "_steady_start": steady_start(index, wp, out, count, consecutive),
@@ -192,15 +195,15 @@ def periodic_events(cand, start, last, recorded, m0, d0):
     the places of its grid (every EVERY from PHASE) that are at least as
     slow as its band, so a step holding a slower event counts for it too,
     and the run's last step counts when it is that slow."""
-    order = sorted(cand, key=cand.get, reverse=True)
-    negated = [-cand[i] for i in order]  # rising: a band's end is a bisection
-    events, left, above, k = [], [], set(), 0
-    while k < len(order):
-        j = bisect.bisect_right(negated, negated[k] / ALIKE)
-        above.update(order[k:j])
-        left = find_events(sorted(left + order[k:j]), above, cand, events,
+    negated = sorted(map(operator.neg, cand.values()))  # rising: a band's end is a bisection
+    events, left, above, k, high = [], [], set(), 0, math.inf
+    while k < len(negated):
+        low = -negated[k] / ALIKE
+        band = [i for i, t in cand.items() if low <= t < high]  # cand is in step order
+        above.update(band)
+        left = find_events(sorted(left + band), above, cand, events,
                            (start, last, recorded, m0, d0))
-        k = j
+        k, high = bisect.bisect_right(negated, -low), low
     return events
 
 
@@ -229,13 +232,15 @@ def find_events(members, above, cand, events, run):
 
 
 def candidate_grids(members, events):
-    """(steps of members on it, every, phase) worth a look, the most
-    first: the commonest gaps between a step and its next NEIGHBOURS
-    (noise lies between; counted over the first GAPS_FROM steps, as an
-    event recurs all along), each at its commonest phases; none that is
+    """(at most the steps of members on it, every, phase) worth a look, the
+    most first: the commonest gaps between a step and its next NEIGHBOURS
+    (noise lies between), each at its commonest phases, both counted over
+    the first GAPS_FROM steps, as an event recurs all along (the steps
+    after them may all be on a grid: they count in its bound); none that is
     part of an event already found."""
     gaps = Counter()
     first = members[:GAPS_FROM]
+    rest = len(members) - len(first)
     for k in range(1, NEIGHBOURS + 1):
         gaps.update(map(operator.sub, first[k:], first))
     out = []
@@ -244,10 +249,10 @@ def candidate_grids(members, events):
     for every, _ in gaps.most_common(GAPS_TRIED if len(members) > GAPS_FROM else None):
         if every < PERIOD_MIN:
             continue
-        for phase, c in Counter(map(every.__rmod__, members)).most_common(PHASES_TRIED):
-            if c >= 2 and not any(every % e["every"] == 0 and phase % e["every"] == e["phase"]
-                                  for e in events):
-                out.append((c, every, phase))
+        for phase, c in Counter(map(every.__rmod__, first)).most_common(PHASES_TRIED):
+            if c + rest >= 2 and not any(every % e["every"] == 0 and phase % e["every"] == e["phase"]
+                                         for e in events):
+                out.append((c + rest, every, phase))
     return sorted(out, key=lambda t: (-t[0], t[1]))
 
 

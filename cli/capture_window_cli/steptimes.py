@@ -166,9 +166,14 @@ class FileReader:
             self.line(n + k, line)
 
 
-    def records(self, data, offset):
-        """Format 2: the records of data, which starts at byte offset."""
-        pos = 0
+    def records(self, f, offset):
+        """Format 2: the records of file f from byte offset on. The steps
+        of each loop are converted at once and checked at once; when a
+        check fails, record by record, to say where."""
+        data = f.read()
+        view, pos = memoryview(data), 0
+        pairs = {}  # loop ID -> its steps' pairs, as read
+        steps = []  # (byte, loop ID, where its pairs start in pairs[ID], how many)
         while pos + RECORD_HEAD.size <= len(data):
             ident, n = RECORD_HEAD.unpack_from(data, pos)
             size = -n if n < 0 else 16 * n
@@ -176,17 +181,35 @@ class FileReader:
                 self.fail(f"byte {offset + pos}", f"not a record: loop {ident}, {n} "
                           f"(a loop line of at most {LOOP_LINE_MAX} bytes, or 1 to "
                           f"{RECORD_STEPS_MAX} steps)")
-            body = data[pos + RECORD_HEAD.size:pos + RECORD_HEAD.size + size]
+            body = view[pos + RECORD_HEAD.size:pos + RECORD_HEAD.size + size]
             if len(body) < size:
                 break  # cut short: what a killed run was writing
             try:
                 if n < 0:
                     self.loop_record(ident, bytes(body))
+                    pairs[ident] = array("q")
+                elif ident not in pairs:
+                    raise Bad(f"steps of loop {ident}, which no loop record before them defines")
                 else:
-                    self.step_record(ident, body)
+                    steps.append((offset + pos, ident, len(pairs[ident]), 2 * n))
+                    pairs[ident].frombytes(body)
             except Bad as e:
                 self.fail(f"byte {offset + pos}", e)
             pos += RECORD_HEAD.size + size
+        body = view = data = None  # the file's bytes go before the arrays are made
+        if sys.byteorder == "big":
+            for values in pairs.values():
+                values.byteswap()
+        if not all(map(well_formed, pairs.values())):
+            for at, ident, start, n in steps:  # the first record that is wrong, in file order
+                try:
+                    self.step_record(ident, pairs[ident][start:start + n])
+                except Bad as e:
+                    self.fail(f"byte {at}", e)
+        for ident in list(pairs):
+            values = pairs.pop(ident)
+            loop = self.by_id[ident]
+            loop["index"], loop["ns"] = values[0::2], values[1::2]
 
     def loop_record(self, ident, line):
         if not line.endswith(b"\n") or b"\n" in line[:-1]:
@@ -196,14 +219,9 @@ class FileReader:
             raise Bad(f"loop {ident}'s record does not hold 'loop {ident} T<THREAD> LABEL FILE:LINE'")
         self.loop_header(line)
 
-    def step_record(self, ident, body):
-        values = array("q")
-        values.frombytes(body)
-        if sys.byteorder == "big":
-            values.byteswap()
+    def step_record(self, ident, values):
+        """One record's pairs, checked (the reader's path to an error)."""
         index, ns = values[0::2], values[1::2]
-        if ident not in self.by_id:
-            raise Bad(f"steps of loop {ident}, which no loop record before them defines")
         last = self.last.get(ident, -1)
         if not rising(index, last):
             k = next(k for k, i in enumerate(index) if i <= (index[k - 1] if k else last))
@@ -213,9 +231,13 @@ class FileReader:
         if min(ns) < 0 or max(ns) >= 10 ** MAX_DIGITS:
             raise Bad(f"a duration of loop {ident} outside 0 to 10^{MAX_DIGITS} ns: "
                       f"{min(ns) if min(ns) < 0 else max(ns)}")
-        self.by_id[ident]["index"].extend(index)
-        self.by_id[ident]["ns"].extend(ns)
         self.last[ident] = index[-1]
+
+
+def well_formed(pairs):
+    """Whether a loop's pairs INDEX, NS are of format 2: INDEX rising, NS in range."""
+    index, ns = pairs[0::2], pairs[1::2]
+    return not index or rising(index, -1) and min(ns) >= 0 and max(ns) < 10 ** MAX_DIGITS
 
 
 def compress_eq(values, ids, ident):
@@ -242,7 +264,7 @@ def read_file(path, by_lines=False):
             reader.fail(1, "empty: not a step-times file" if not first else
                         "not a step-times file: its first line is cut short")
         if reader.first(1, first) == 2:
-            reader.records(f.read(), len(first))
+            reader.records(f, len(first))
             return reader.loops
         n = 2
         while True:
