@@ -30,6 +30,7 @@ static long long anchor_ticks, anchor_ns;
    reads (40 ns) over the span, 2e-4. */
 #define CALIBRATION_NS 200000LL
 
+#if defined(__x86_64__)
 /* Whether Linux keeps its time with the TSC: then it found the counter
    invariant and synchronized across CPUs, and so may we. */
 static bool clocksource_is_tsc(void) {
@@ -41,6 +42,7 @@ static bool clocksource_is_tsc(void) {
   close(fd);
   return n == 4 && memcmp(name, "tsc\n", 4) == 0;
 }
+#endif
 
 void cw_step_clock_start(void) {
 #if defined(__x86_64__)
