@@ -564,13 +564,13 @@ def program_cases(cw, shapes, recorder, fakecuda):
             [len(body) for _, body in records[1:]]),
            (b"# capture-window step times 2\n", True, [(1, i) for i in range(110)], [110]))
     # Nanoseconds, whatever the step clock: a step that sleeps 1 ms (8 ms)
-    # takes at least that, and a 1 ms step's median is not 5 ms even on a
+    # takes at least that (less 1 %: the TSC's rate is measured), and a 1 ms step's median is not 5 ms even on a
     # busy machine.
     ns = {i: t for _, body in records[1:] for i, t in body}
     plain = sorted(t for i, t in ns.items() if i >= 10 and i % 25)
     expect("times: in nanoseconds (sleeps of 1 ms and 8 ms)",
-           (bool(plain) and plain[0] >= 1_000_000 and plain[len(plain) // 2] < 5_000_000,
-            all(ns.get(i, 0) >= 8_000_000 for i in (25, 50, 75, 100))), (True, True))
+           (bool(plain) and plain[0] >= 990_000 and plain[len(plain) // 2] < 5_000_000,
+            all(ns.get(i, 0) >= 7_920_000 for i in (25, 50, 75, 100))), (True, True))
     rc, out, err = plan(cw, ["--json", "--from", os.path.join(tmp, files[0])] if files else [])
     loop = json.loads(out)["loops"][0] if rc == 0 else {}
     expect("times: plan --from reads it", [(e["every"], e["phase"]) for e in loop.get("periodic", [])],
