@@ -23,6 +23,7 @@ long long cw_now_ns(void) {
 }
 
 bool cw_step_clock_tsc;
+double cw_tick_ns = 1;
 /* A moment read on both clocks: ticks are converted to nanoseconds by the
    rate between it and the moment of the conversion. */
 static long long anchor_ticks, anchor_ns;
@@ -52,9 +53,11 @@ void cw_step_clock_start(void) {
   if (!cw_step_clock_tsc) return;
   anchor_ns = cw_now_ns();
   anchor_ticks = cw_ticks();
-  /* A first rate before any step is converted (times.c's flush age). */
+  /* cw_tick_ns, a rate before any step is converted (times.c's flush age,
+     spike's thresholds). */
   while (cw_now_ns() - anchor_ns < CALIBRATION_NS) {
   }
+  cw_tick_ns = cw_ns_per_tick();
 #endif
 }
 

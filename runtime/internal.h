@@ -119,9 +119,13 @@ const char *cw_site_at(const struct cw_site_v2 *site, char *buf, size_t size);
    Linux keeps its own time with it (clocksource "tsc": invariant and in
    step across CPUs), a third of clock_gettime's cost; elsewhere
    CLOCK_MONOTONIC's nanoseconds. cw_step_clock_start() decides once, at
-   load; cw_ns_per_tick() converts (1 for nanoseconds). */
+   load; cw_ns_per_tick() converts (1 for nanoseconds), measured anew
+   since load at each call (a clock read: times.c, once a buffer);
+   cw_tick_ns is the rate measured at load, for thresholds read at every
+   step (spike's). */
 long long cw_now_ns(void);
 extern bool cw_step_clock_tsc;
+extern double cw_tick_ns;
 void cw_step_clock_start(void);
 double cw_ns_per_tick(void);
 static inline long long cw_ticks(void) {

@@ -68,7 +68,7 @@ static void forget_in_child(void) {
 void cw_times_start(void) {
   static const char header[] = "# capture-window step times 2\n";
   pthread_atfork(NULL, NULL, forget_in_child);
-  flush_age_ticks = (long long)(FLUSH_AGE_NS / cw_ns_per_tick());
+  flush_age_ticks = (long long)(FLUSH_AGE_NS / cw_tick_ns);
   fd = open(cw_config.times_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0 || write(fd, header, sizeof header - 1) != (ssize_t)(sizeof header - 1)) {
     cw_log("CAPTURE_WINDOW_TIMES: cannot write '%s' (%s); step times are not recorded",

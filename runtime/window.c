@@ -253,7 +253,7 @@ static void end_step(struct cw_loop *loop, long long now) {
   loop->step_begin = 0;
   if (loop->times) cw_times_add(loop->times, loop->step_index, ticks, now);
   if (loop->spike_pending) {
-    long long at = cw_spike_step(loop, loop->step_index, (double)ticks * cw_ns_per_tick());
+    long long at = cw_spike_step(loop, loop->step_index, (double)ticks * cw_tick_ns);
     if (!loop->window_open) set_decide_at(loop, at);
   }
 }
@@ -326,10 +326,7 @@ int cw_iter_begin_v2(struct cw_loop_v2 *head) {
      their time: they read the step clock and go on as an iteration the
      inline test kept would (no end hook). */
   if (i < loop->decide_at && !loop->step_ranges) { /* so: loop->times, no spike */
-    long long now = cw_ticks();
-    if (loop->step_begin) cw_times_add(loop->times, loop->step_index, now - loop->step_begin, now);
-    loop->step_index = i;
-    loop->step_begin = now;
+    step_boundary(loop, i, cw_ticks());
     return 0;
   }
   int saved_errno = errno;

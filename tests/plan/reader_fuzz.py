@@ -114,6 +114,22 @@ def mutate(data, r):
     return bytes(data)
 
 
+def write_case(path, case, r, seed, mutate):
+    """Case `case`'s file at path: a seed file, mutated but every tenth."""
+    data = seed(r)
+    if case % 10:
+        data = mutate(data, r)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def keep(path, name):
+    """A failing case's file, kept beside path as NAME -> where."""
+    kept = os.path.join(os.path.dirname(path), name)
+    os.rename(path, kept)
+    return kept
+
+
 def outcome(path, by_lines):
     try:
         loops = steptimes.read_times([path], by_lines)
@@ -132,11 +148,7 @@ def main():
     failures, errors, read_ok = 0, 0, 0
     where = re.compile(re.escape(f"capture-window: plan: {path}:") + r"\d+: \S")
     for case in range(cases):
-        data = seed_file(r)
-        if case % 10:
-            data = mutate(data, r)
-        with open(path, "wb") as f:
-            f.write(data)
+        write_case(path, case, r, seed_file, mutate)
         try:
             bulk, by_lines = outcome(path, False), outcome(path, True)
             if isinstance(bulk, str):
@@ -153,8 +165,7 @@ def main():
             ok, bulk, by_lines = False, f"{type(e).__name__}: {e}", ""
         if not ok:
             failures += 1
-            kept = os.path.join(folder, f"failure-{case}")
-            os.rename(path, kept)
+            kept = keep(path, f"failure-{case}")
             print(f"FAIL: case {case} ({kept})\n  bulk:     {str(bulk)[:300]}\n"
                   f"  by lines: {str(by_lines)[:300]}")
         if case % 300 == 7 and ok:
@@ -174,11 +185,7 @@ def records_cases(r, path, cases):
     failures, errors, read_ok = 0, 0, 0
     where = re.compile(re.escape(f"capture-window: plan: {path}") + r"(: byte \d+|:\d+): \S")
     for case in range(cases):
-        data = seed_records(r)
-        if case % 10:
-            data = mutate_records(data, r)
-        with open(path, "wb") as f:
-            f.write(data)
+        write_case(path, case, r, seed_records, mutate_records)
         try:
             got = outcome(path, False)
             if isinstance(got, str):
@@ -193,8 +200,7 @@ def records_cases(r, path, cases):
             ok, got = False, f"{type(e).__name__}: {e}"
         if not ok:
             failures += 1
-            kept = f"{path}-records-failure-{case}"
-            os.rename(path, kept)
+            kept = keep(path, f"records-failure-{case}")
             print(f"FAIL: format 2 case {case} ({kept}): {str(got)[:300]}")
     print(f"{cases} files of format 2: {read_ok} read, {errors} refused, {failures} failure(s)")
     return failures + (0 if read_ok and errors else 1)
