@@ -127,7 +127,8 @@ def analyse(index, ns, count=3):
     """One loop in one thread (index and ns: arrays) -> the analysis
     (without the suggestions' commands)."""
     n = len(index)
-    second = sorted(islice(ns, n // 2, None))
+    # kept while the events are found: an array is a quarter of a list of ints
+    second = array("q", sorted(islice(ns, n // 2, None)))
     m0, d0 = sorted_median_mad([second])
     limit = float(m0 + slow_margin(m0, d0))
     small = float(m0 + max(SMALL_RATIO * m0, 2 * SLOW_MADS * d0, SLOW_MIN_NS))
