@@ -4,7 +4,7 @@
 #
 #   bench/times_ab.sh [--procs P] LIBDIR...
 #
-# LIBDIR: a folder holding a libcapture_window.so.0 (build/runtime, or a
+# LIBDIR: a folder holding a libcapture_window.so.1 (build/runtime, or a
 # copy of an older build's). The benchmark program (build/bench/
 # cw_loop_bench, built with the plugin) runs P times (default 5) per
 # LIBDIR, taking turns, with LD_LIBRARY_PATH=LIBDIR (its RUNPATH yields to

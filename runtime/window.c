@@ -32,6 +32,7 @@
 #include "loop.h"
 
 #define CW_COLD __attribute__((noinline, cold))
+#define CW_NOINLINE __attribute__((noinline))
 
 enum { SITE_UNKNOWN = 0, SITE_INACTIVE = 1, SITE_ACTIVE = 2 };
 
@@ -305,12 +306,36 @@ static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
                             : -1;
 }
 
+/* Iteration i of a run that records step times, when it needs nothing
+   else: the step before it ends. It and begin_tracked are tail calls
+   of cw_iter_begin_v2, which then saves no registers. */
+static CW_NOINLINE int time_only(struct cw_loop *loop, long long i) {
+  long long now = cw_ticks(), begin = loop->step_begin, index = loop->step_index;
+  loop->step_index = i;
+  loop->step_begin = now;
+  if (begin) cw_times_add(loop->times, index, now - begin, now);
+  return 0;
+}
+
 /* Pushes iteration i on the stack of iterations in progress, with its L#i
    range if it gets one. */
 static inline void push_iteration(struct cw_loop *loop, long long i) {
   bool ranged = loop->step_ranges;
   loop->running[loop->depth++] = i << 1 | ranged;
   if (ranged) cw_nvtx_push_iteration(loop->site->label, i);
+}
+
+/* Iteration i, tracked until its end hook. */
+static CW_NOINLINE int begin_tracked(struct cw_loop *loop, long long i) {
+  int saved_errno = errno;
+  int tracked = 0;
+  if (i >= loop->decide_at) begin_slowly(loop, i);
+  if (loop->depth < loop->capacity || grow_running(loop)) {
+    push_iteration(loop, i);
+    tracked = 1;
+  }
+  errno = saved_errno;
+  return tracked;
 }
 
 /* Called for the iterations the inline test sends here (their index, now
@@ -325,19 +350,9 @@ int cw_iter_begin_v2(struct cw_loop_v2 *head) {
   /* Most iterations of a run that records step times come here only for
      their time: they read the step clock and go on as an iteration the
      inline test kept would (no end hook). */
-  if (i < loop->decide_at && !loop->step_ranges) { /* so: loop->times, no spike */
-    step_boundary(loop, i, cw_ticks());
-    return 0;
-  }
-  int saved_errno = errno;
-  int tracked = 0;
-  if (i >= loop->decide_at) begin_slowly(loop, i);
-  if (loop->depth < loop->capacity || grow_running(loop)) {
-    push_iteration(loop, i);
-    tracked = 1;
-  }
-  errno = saved_errno;
-  return tracked;
+  if (i < loop->decide_at && !loop->step_ranges) /* so: loop->times, no spike */
+    return time_only(loop, i);
+  return begin_tracked(loop, i);
 }
 
 static void end_iteration(struct cw_loop_v2 *head) {
