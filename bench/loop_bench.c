@@ -16,7 +16,8 @@
  *
  * Bodies: "small", about 50-100 ns of dependent integer arithmetic, and
  * "empty", an asm statement the compiler must keep (so the plain loop is a
- * real loop, not deleted).
+ * real loop, not deleted). A seventh variant, "empty clock", is the plain
+ * loop reading the step clock once per iteration (bench/times_ab.sh).
  *
  * The profiler calls of "hand" go to cuProfilerStart/Stop looked up in
  * libcuda.so.1 the way the runtime does it; on a machine without a driver
@@ -135,6 +136,28 @@ static NOINLINE unsigned long long empty_hand(long n, unsigned long long x) {
   return x + (unsigned long long)n;
 }
 
+/* The plain loop reading a clock once per iteration, the one the runtime
+   times steps with where docs/performance.md measured (the TSC: x86-64,
+   clocksource tsc), else CLOCK_MONOTONIC: the floor under what recording
+   step times can cost (bench/times_ab.sh). */
+static unsigned long long read_clock(void) {
+#if defined(__x86_64__)
+  return __builtin_ia32_rdtsc();
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (unsigned long long)ts.tv_nsec;
+#endif
+}
+
+static NOINLINE unsigned long long empty_clock(long n, unsigned long long x) {
+  for (long step = 0; step < n; step++) {
+    EMPTY_BODY;
+    x += read_clock();
+  }
+  return x + (unsigned long long)n;
+}
+
 struct variant {
   const char *body, *name;
   loop_fn fn;
@@ -148,6 +171,7 @@ static const struct variant variants[] = {
     {"empty", "plain", empty_plain, 400000},
     {"empty", "marked", empty_marked, 400000},
     {"empty", "hand", empty_hand, 400000},
+    {"empty", "clock", empty_clock, 400000},
 };
 enum { N_VARIANTS = sizeof variants / sizeof variants[0] };
 

@@ -200,16 +200,15 @@ class FileReader:
         if sys.byteorder == "big":
             for values in pairs.values():
                 values.byteswap()
-        if not all(map(well_formed, pairs.values())):
+        loops = [self.by_id[ident] for ident in pairs]
+        for loop, values in zip(loops, pairs.values()):
+            loop["index"], loop["ns"] = values[0::2], values[1::2]
+        if not all(well_formed(loop["index"], loop["ns"]) for loop in loops):
             for at, ident, start, n in steps:  # the first record that is wrong, in file order
                 try:
                     self.step_record(ident, pairs[ident][start:start + n])
                 except Bad as e:
                     self.fail(f"byte {at}", e)
-        for ident in list(pairs):
-            values = pairs.pop(ident)
-            loop = self.by_id[ident]
-            loop["index"], loop["ns"] = values[0::2], values[1::2]
 
     def loop_record(self, ident, line):
         if not line.endswith(b"\n") or b"\n" in line[:-1]:
@@ -234,9 +233,8 @@ class FileReader:
         self.last[ident] = index[-1]
 
 
-def well_formed(pairs):
-    """Whether a loop's pairs INDEX, NS are of format 2: INDEX rising, NS in range."""
-    index, ns = pairs[0::2], pairs[1::2]
+def well_formed(index, ns):
+    """Whether a loop's steps are of format 2: INDEX rising, NS in range."""
     return not index or rising(index, -1) and min(ns) >= 0 and max(ns) < 10 ** MAX_DIGITS
 
 
