@@ -18,7 +18,8 @@ busy machine what the process itself cost), wall time and peak memory
             cli/, which read only text), when given
 
 Ratios are against `baseline` when given, else `split`, in the same run,
-so a busy machine slows all alike. The numbers of docs/performance.md ("plan --from") come from it.
+so a busy machine slows all alike. The numbers of docs/performance.md
+("plan --from") come from it.
 """
 import argparse
 import os

@@ -165,7 +165,6 @@ class FileReader:
         for k, line in enumerate(data.split(b"\n")[:-1]):
             self.line(n + k, line)
 
-
     def records(self, f, offset):
         """Format 2: the records of file f from byte offset on. The steps
         of each loop are converted at once and checked at once; when a
@@ -227,7 +226,7 @@ class FileReader:
             before = index[k - 1] if k else last
             raise Bad(f"step {index[k]} of loop {ident} " +
                       ("again" if index[k] == before else f"after step {before}"))
-        if min(ns) < 0 or max(ns) >= 10 ** MAX_DIGITS:
+        if not durations_in_range(ns):
             raise Bad(f"a duration of loop {ident} outside 0 to 10^{MAX_DIGITS} ns: "
                       f"{min(ns) if min(ns) < 0 else max(ns)}")
         self.last[ident] = index[-1]
@@ -235,7 +234,11 @@ class FileReader:
 
 def well_formed(index, ns):
     """Whether a loop's steps are of format 2: INDEX rising, NS in range."""
-    return not index or rising(index, -1) and min(ns) >= 0 and max(ns) < 10 ** MAX_DIGITS
+    return not index or rising(index, -1) and durations_in_range(ns)
+
+
+def durations_in_range(ns):
+    return min(ns) >= 0 and max(ns) < 10 ** MAX_DIGITS
 
 
 def compress_eq(values, ids, ident):
