@@ -27,8 +27,8 @@
 #include <stddef.h>
 
 #include "capture_window/abi.h"
+#include "capture_window/loop_spec.h" /* CW_LABEL_MAX, the FILE and label rules */
 
-#define CW_LABEL_MAX 63
 #define CW_PREFIX "capture_window: "
 
 /* Which side of a window fires: contract section 4, CAPTURE_WINDOW_TRIGGER. */

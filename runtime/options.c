@@ -120,11 +120,6 @@ static bool for_each_item(const char *value, bool (*item)(const char *, const ch
   }
 }
 
-static bool is_label_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
-}
-
 /* ---- CAPTURE_WINDOW ---------------------------------------------------- */
 
 /* Splits [s, end) at the first `sep` into [s, *mid) and (*mid, end). */
@@ -227,9 +222,8 @@ static bool add_loop_selector(const char *s, const char *end) {
     sel.line = (unsigned int)line;
     end = colon;
   } else { /* LABEL */
-    bool fits = len <= CW_LABEL_MAX;
-    for (const char *c = s; c < end && fits; c++) fits = is_label_char(*c);
-    if (!fits) return bad("LABEL must match [A-Za-z0-9_.-]{1,63}, got '%.*s'", len, s);
+    if (!cw_label_is_valid_v1(s, (size_t)len))
+      return bad("LABEL must match [A-Za-z0-9_.-]{1,63}, got '%.*s'", len, s);
   }
   if (at && !(sel.instance = strndup(at + 1, (size_t)(whole_end - at - 1))))
     return bad("out of memory");
@@ -247,13 +241,6 @@ static bool parse_loops(const char *value) {
   return for_each_item(value, add_loop_selector);
 }
 
-/* FILE may be a suffix of the compiler's path, at a '/' boundary. */
-static bool file_matches(const char *path, const char *suffix) {
-  size_t lp = strlen(path), ls = strlen(suffix);
-  if (ls > lp || strcmp(path + lp - ls, suffix) != 0) return false;
-  return ls == lp || path[lp - ls - 1] == '/';
-}
-
 static bool instance_matches(const struct cw_site_v2 *site, const char *wanted) {
   char name[CW_INSTANCE_MAX];
   return !wanted || (cw_site_instance(site, name, sizeof name) && strcmp(name, wanted) == 0);
@@ -263,7 +250,7 @@ bool cw_loop_selected(const struct cw_site_v2 *site) {
   if (!cw_config.loops) return true;
   for (size_t k = 0; k < cw_config.n_loops; k++) {
     const struct cw_loop_selector *sel = &cw_config.loops[k];
-    if ((sel->line ? sel->line == site->line && file_matches(site->file, sel->name)
+    if ((sel->line ? sel->line == site->line && cw_path_ends_in_v1(site->file, sel->name)
                    : strcmp(sel->name, site->label) == 0) &&
         instance_matches(site, sel->instance))
       return true;

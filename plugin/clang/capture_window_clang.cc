@@ -17,7 +17,7 @@
  *   portable  accepted, a no-op (what this plugin always emits).
  *   loop=SPEC, loop-optional=SPEC
  *             zero-edit marking, as in the GCC plugin
- *             (plugin/common/cw_loop_spec.h): FILE:LINE[:START:COUNT[:LABEL]]
+ *             (capture_window/loop_spec.h): FILE:LINE[:START:COUNT[:LABEL]]
  *             or FUNCTION[:START:COUNT[:LABEL]] marks that loop as a pragma
  *             would; a unit with loop specs is parsed twice (cw-spec.cc).
  *   all-loops[=START:COUNT]
@@ -158,7 +158,8 @@ protected:
     cw_clang::LoopArg A;
     char Reason[256], Text[1024];
     std::string Option = "-fplugin-arg-" CW_PRAGMA_NAME "-" + Key;
-    if (cw_loop_spec_parse(Value.c_str(), &A.Spec, Reason, sizeof Reason)) {
+    if (cw_loop_spec_parse_v1(Value.c_str(), CW_LOOP_SPEC_C, &A.Spec, Reason,
+                              sizeof Reason)) {
       cw_format_bad_loop_spec(Text, sizeof Text, Option.c_str(),
                               Value.c_str(), Reason);
       DiagnosticsEngine &Diags = CI.getDiagnostics();
@@ -232,7 +233,7 @@ private:
   bool Verbose = false;
   std::vector<cw_clang::LoopArg> LoopArgs;
   bool AllLoops = false;
-  struct cw_pragma AllLoopsWindow = {};
+  struct cw_loop_window AllLoopsWindow = {};
 };
 
 } // namespace

@@ -9,7 +9,7 @@
 #include "clang-common.h"
 
 #include "cw_pragma.h"
-#include "cw_loop_spec.h"
+#include "capture_window/loop_spec.h"
 
 #include <map>
 
@@ -23,7 +23,7 @@ namespace cw_clang {
    the names of its site variable (__cw_site_N) and locals. */
 struct MarkedLoop {
   clang::SourceLocation PragmaLoc;
-  struct cw_pragma Window;
+  struct cw_loop_window Window;
   const char *LoopKind; /* "for", "while" or "do" */
 };
 
@@ -68,7 +68,7 @@ struct UnitState {
   /* -fplugin-arg-capture_window-all-loops[=START:COUNT]: its window, and
      every loop of the unit by loopKey. */
   bool AllLoops = false;
-  struct cw_pragma AllLoopsWindow;
+  struct cw_loop_window AllLoopsWindow;
   std::map<std::string, AutoLoop> AutoLoops;
   /* A pragma handler is reading up to its loop's keyword (its pragma). */
   clang::SourceLocation PragmaAwaitingLoop;
@@ -80,7 +80,7 @@ struct UnitState {
 class LoopReader;
 void enterInstrumented(clang::Preprocessor &PP, UnitState &State,
                        LoopReader &Reader, clang::SourceLocation SiteLoc,
-                       const cw_pragma &Window);
+                       const cw_loop_window &Window);
 
 /* Zero-edit marking (cw-spec.cc): parse the unit once beforehand to find
    the loops LoopArgs name (and with all-loops every loop), then watch the

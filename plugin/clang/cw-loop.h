@@ -19,7 +19,7 @@ struct SiteValues {
   unsigned Id;           /* names __cw_site_Id, __cw_loop_Id, __cw_iter_Id */
   std::string File;      /* presumed file of the pragma */
   unsigned Line;         /* presumed line of the pragma */
-  struct cw_pragma Window;
+  struct cw_loop_window Window;
 };
 
 class LoopReader {

@@ -104,7 +104,7 @@ cw_token_kind classifyToken(Preprocessor &PP, const Token &Tok,
 /* Read the rest of the pragma line into WINDOW.  On a mistake, report it
    at the offending token, skip the line and return false. */
 bool readArguments(Preprocessor &PP, SourceLocation PragmaLoc,
-                   cw_pragma &Window) {
+                   cw_loop_window &Window) {
   cw_pragma_parser Parser;
   const char *Err = nullptr;
   SourceLocation Loc = PragmaLoc;
@@ -153,7 +153,7 @@ private:
   };
 
   void instrumentLoop(Preprocessor &PP, SourceLocation PragmaLoc,
-                      const cw_pragma &Window);
+                      const cw_loop_window &Window);
 
   std::shared_ptr<UnitState> State;
   std::vector<ReadAhead> Stack;
@@ -163,7 +163,7 @@ void CaptureWindowHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer,
                                         Token &NameTok) {
   SourceLocation PragmaLoc =
       pragmaDiagLoc(PP.getSourceManager(), NameTok.getLocation());
-  cw_pragma Window;
+  cw_loop_window Window;
 
   if (!readArguments(PP, PragmaLoc, Window))
     return;
@@ -183,7 +183,7 @@ void CaptureWindowHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer,
 /* PRAGMA_LOC: the pragma's name token (a macro location for _Pragma). */
 void CaptureWindowHandler::instrumentLoop(Preprocessor &PP,
                                           SourceLocation PragmaLoc,
-                                          const cw_pragma &Window) {
+                                          const cw_loop_window &Window) {
   const SourceManager &SM = PP.getSourceManager();
   LoopReader Reader(PP);
   /* A loop spec naming this loop is an error (cw-spec.cc's watcher). */
@@ -216,7 +216,7 @@ void CaptureWindowHandler::instrumentLoop(Preprocessor &PP,
 } // namespace
 
 void enterInstrumented(Preprocessor &PP, UnitState &State, LoopReader &Reader,
-                       SourceLocation SiteLoc, const cw_pragma &Window) {
+                       SourceLocation SiteLoc, const cw_loop_window &Window) {
   const SourceManager &SM = PP.getSourceManager();
   PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(SiteLoc));
   SiteValues Site;

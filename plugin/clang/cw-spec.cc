@@ -1,6 +1,6 @@
 /*
  * cw-spec.cc - zero-edit marking in the Clang plugin:
- * -fplugin-arg-capture_window-loop=SPEC (plugin/common/cw_loop_spec.h).
+ * -fplugin-arg-capture_window-loop=SPEC (capture_window/loop_spec.h).
  *
  * The plugin rewrites loops in the preprocessor, where neither the
  * function around a token nor whether a `while` ends a do loop is known.
@@ -193,7 +193,7 @@ public:
     std::string Name = qualifiedName(F);
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
       LoopArg &A = State.LoopArgs[K];
-      if (!cw_loop_spec_function_matches(&A.Spec, Name.c_str()))
+      if (!cw_loop_spec_function_matches_v1(&A.Spec, Name.c_str()))
         continue;
       A.FunctionSeen = true;
       std::vector<const Stmt *> Loops;
@@ -224,7 +224,7 @@ public:
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
       const cw_loop_spec &Spec = State.LoopArgs[K].Spec;
       if (Where.isValid() && Where.getLine() == Spec.line &&
-          cw_loop_spec_file_matches(&Spec, Where.getFilename()))
+          cw_loop_spec_file_matches_v1(&Spec, Where.getFilename()))
         add(S, K);
     }
     return true;
@@ -363,7 +363,7 @@ void onAutoLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
              cw_format_loop_left_alone(Text, sizeof Text, Loop.Label.c_str()));
     return;
   }
-  cw_pragma Window = State.AllLoopsWindow;
+  cw_loop_window Window = State.AllLoopsWindow;
   snprintf(Window.label, sizeof Window.label, "%s", Loop.Label.c_str());
   LoopReader Reader(PP);
   Reader.startWith(Tok);

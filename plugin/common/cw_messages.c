@@ -1,7 +1,7 @@
 /* cw_messages.c - see cw_messages.h. */
 #include "cw_messages.h"
 #include "cw_pragma.h"
-#include "cw_loop_spec.h"
+#include "capture_window/loop_spec.h"
 
 #include <stdio.h>
 

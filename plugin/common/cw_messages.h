@@ -44,7 +44,7 @@ const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label)
 const char *cw_format_bad_all_loops(char *buf, size_t size,
                                     const char *plugin, const char *value);
 
-/* Zero-edit marking (cw_loop_spec.h).  GIVEN is the argument as the user
+/* Zero-edit marking (capture_window/loop_spec.h).  GIVEN is the argument as the user
    wrote it: "-fplugin-arg-capture_window-loop=train.c:42", "--loop ...". */
 
 /* "bad value 'SPEC' for 'OPTION': REASON (expected ...)" */

@@ -175,16 +175,6 @@ static const char *take_value(struct cw_pragma_parser *p, int is_count,
   return NULL;
 }
 
-int cw_label_is_valid(const char *label)
-{
-  size_t n = strlen(label);
-  if (n < 1 || n > CW_LABEL_MAX)
-    return 0;
-  return strspn(label, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                       "abcdefghijklmnopqrstuvwxyz"
-                       "0123456789_.-") == n;
-}
-
 static const char *take_label(struct cw_pragma_parser *p,
                               enum cw_token_kind kind, const char *text)
 {
@@ -194,7 +184,7 @@ static const char *take_label(struct cw_pragma_parser *p,
     return fail(p, "capture_window LABEL must be a string literal such as \"eval\", got %s",
                 got, "");
   }
-  if (!cw_label_is_valid(text)) {
+  if (!cw_label_is_valid_v1(text, strlen(text))) {
     char shown[72];
     snprintf(shown, sizeof shown, "%.64s%s", text,
              strlen(text) > 64 ? "..." : "");
@@ -282,7 +272,7 @@ const char *cw_pragma_feed(struct cw_pragma_parser *p,
   }
 }
 
-const char *cw_pragma_finish(struct cw_pragma_parser *p, struct cw_pragma *out)
+const char *cw_pragma_finish(struct cw_pragma_parser *p, struct cw_loop_window *out)
 {
   if (p->state == S_FAILED)
     return p->message;

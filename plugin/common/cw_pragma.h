@@ -12,7 +12,7 @@
  * and feeds them one by one, ending with CW_TOKEN_END:
  *
  *   struct cw_pragma_parser p;
- *   struct cw_pragma window;
+ *   struct cw_loop_window window;
  *   const char *err;
  *   cw_pragma_init(&p);
  *   while (!(err = cw_pragma_feed(&p, kind, text)) && kind != CW_TOKEN_END)
@@ -26,15 +26,14 @@
 #ifndef CW_PRAGMA_H
 #define CW_PRAGMA_H
 
+/* CW_LABEL_MAX, CW_VALUE_MAX, the label rule and struct cw_loop_window. */
+#include "capture_window/loop_spec.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define CW_PRAGMA_NAME "capture_window"
-#define CW_DEFAULT_LABEL "step"
-#define CW_LABEL_MAX 63
-/* Bound on START and COUNT: 2^62, so START + COUNT never overflows. */
-#define CW_VALUE_MAX (1LL << 62)
 
 enum cw_token_kind {
   CW_TOKEN_OPEN,   /* ( */
@@ -47,18 +46,12 @@ enum cw_token_kind {
   CW_TOKEN_END     /* end of the pragma line; text unused */
 };
 
-/* The values of one well-formed pragma. */
-struct cw_pragma {
-  long long start;
-  long long count;
-  char label[CW_LABEL_MAX + 1];
-};
 
 /* Parser state; treat as opaque. */
 struct cw_pragma_parser {
   int state;
   int negative;
-  struct cw_pragma value;
+  struct cw_loop_window value;
   char message[256];
 };
 
@@ -71,10 +64,8 @@ const char *cw_pragma_feed(struct cw_pragma_parser *parser,
 /* After CW_TOKEN_END was accepted: fill *out and return NULL.  Otherwise
    return the message saying what is missing. */
 const char *cw_pragma_finish(struct cw_pragma_parser *parser,
-                             struct cw_pragma *out);
+                             struct cw_loop_window *out);
 
-/* 1 if LABEL matches [A-Za-z0-9_.-]{1,63}. */
-int cw_label_is_valid(const char *label);
 
 #ifdef __cplusplus
 }

@@ -37,7 +37,7 @@
  *             functions; with verbose each skipped loop gets a note.
  *   loop=SPEC marks a loop without editing the source (zero-edit marking),
  *             as if `#pragma capture_window(START, COUNT, "LABEL")` stood
- *             before it; repeatable.  SPEC (plugin/common/cw_loop_spec.h):
+ *             before it; repeatable.  SPEC (capture_window/loop_spec.h):
  *               FILE:LINE[:START:COUNT[:LABEL]]  the loop whose for, while
  *                 or do keyword is on LINE of a file whose path ends in
  *                 FILE at a '/' (CAPTURE_WINDOW_LOOPS's rule);
@@ -133,7 +133,7 @@ static struct plugin_info cw_plugin_info = {
 
 bool cw_verbose;
 bool cw_all_loops;
-struct cw_pragma cw_all_loops_window;
+struct cw_loop_window cw_all_loops_window;
 vec<cw_loop_arg> cw_loop_args;
 static vec<cw_pending> pending;
 
@@ -253,7 +253,7 @@ classify_token (enum cpp_ttype type, tree value, location_t loc, char *text,
 /* Read the rest of the pragma line into *WINDOW.  On a mistake, report it
    at the offending token and return false. */
 static bool
-read_pragma_arguments (location_t pragma_loc, struct cw_pragma *window)
+read_pragma_arguments (location_t pragma_loc, struct cw_loop_window *window)
 {
   struct cw_pragma_parser parser;
   const char *err = NULL;
@@ -305,7 +305,7 @@ static void
 handle_capture_window_pragma (cpp_reader *)
 {
   location_t pragma_loc = input_location;
-  struct cw_pragma window;
+  struct cw_loop_window window;
 
   if (!read_pragma_arguments (pragma_loc, &window))
     return;
@@ -374,8 +374,8 @@ add_loop_argument (const struct plugin_name_args *info,
   char option[128], reason[256], buf[1024];
   snprintf (option, sizeof option, "-fplugin-arg-%s-%s", info->base_name,
 	    arg->key);
-  const char *err = cw_loop_spec_parse (arg->value, &a.spec, reason,
-					sizeof reason);
+  const char *err = cw_loop_spec_parse_v1 (arg->value, CW_LOOP_SPEC_C,
+					   &a.spec, reason, sizeof reason);
   if (err)
     {
       error ("%s", cw_format_bad_loop_spec (buf, sizeof buf, option,

@@ -11,13 +11,13 @@
 
 #include "gcc-common.h"
 #include "cw_pragma.h"
-#include "cw_loop_spec.h"
+#include "capture_window/loop_spec.h"
 
 /* One pragma, as read by the pragma handler.  Its index in the pending
    list is carried through the function body by a marker statement. */
 struct cw_pending {
   location_t loc;         /* the pragma, for diagnostics and the descriptor */
-  struct cw_pragma window;
+  struct cw_loop_window window;
   bool reported;          /* a diagnostic was issued: say it only once */
 };
 
@@ -35,7 +35,7 @@ struct cw_loop_arg {
 /* capture_window.cc */
 extern bool cw_verbose;
 extern bool cw_all_loops;		  /* -fplugin-arg-...-all-loops */
-extern struct cw_pragma cw_all_loops_window;  /* its START:COUNT */
+extern struct cw_loop_window cw_all_loops_window;  /* its START:COUNT */
 extern vec<cw_loop_arg> cw_loop_args;	  /* -fplugin-arg-...-loop */
 cw_pending *cw_pending_pragma (unsigned id);
 bool cw_any_pending (void);

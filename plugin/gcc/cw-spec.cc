@@ -1,7 +1,7 @@
 /*
  * cw-spec.cc - zero-edit marking: the loops that
  * -fplugin-arg-capture_window-loop[-optional]=SPEC names (the grammar is
- * plugin/common/cw_loop_spec.c), found at PLUGIN_PRE_GENERICIZE and
+ * runtime/loop_spec.c), found at PLUGIN_PRE_GENERICIZE and
  * instrumented as a pragma would; at the end of the unit, a spec that
  * marked no loop is an error.
  */
@@ -34,7 +34,7 @@ loop_is_at (tree loop, const cw_loop_spec *spec)
 {
   expanded_location xl = expand_location (cw_loop_keyword_location (loop));
   return (unsigned) xl.line == spec->line
-	 && cw_loop_spec_file_matches (spec, xl.file);
+	 && cw_loop_spec_file_matches_v1 (spec, xl.file);
 }
 
 /* One function's loops claimed by specs, and those its pragmas mark. */
@@ -87,7 +87,7 @@ claim_outermost_loop (const char *name, cw_loop_arg *a,
 		      const vec<tree *> &outer, spec_claims *c)
 {
   char buf[1024];
-  if (!cw_loop_spec_function_matches (&a->spec, name))
+  if (!cw_loop_spec_function_matches_v1 (&a->spec, name))
     return;
   a->function_seen = true;
   if (outer.length () > 1)

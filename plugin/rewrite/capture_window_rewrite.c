@@ -103,7 +103,8 @@ static int add_loop_arg(struct rw_unit *u, const char *option,
                          sizeof *a);
   a = &u->loop_args[u->nloop_args];
   memset(a, 0, sizeof *a);
-  if (cw_loop_spec_parse(spec, &a->spec, reason, sizeof reason)) {
+  if (cw_loop_spec_parse_v1(spec, CW_LOOP_SPEC_C, &a->spec, reason,
+                            sizeof reason)) {
     cw_format_bad_loop_spec(text, sizeof text, option, spec, reason);
     fprintf(stderr, TOOL ": error: %s\n", text);
     return 0;

@@ -12,7 +12,7 @@
 
 #include "cw_messages.h"
 #include "cw_pragma.h"
-#include "cw_loop_spec.h"
+#include "capture_window/loop_spec.h"
 
 enum rw_language { RW_C, RW_CXX, RW_CUDA };
 
@@ -60,7 +60,7 @@ struct rw_pragma {
   enum rw_pragma_form form;
   unsigned begin, end;      /* the text the pragma occupies */
   unsigned name_line, name_col; /* where diagnostics about it go */
-  struct cw_pragma window;
+  struct cw_loop_window window;
   int valid;                /* the arguments passed the grammar */
   int loop;                 /* index of the marked loop node, or -1 */
   int host_only;            /* in a CUDA __host__ __device__ function */

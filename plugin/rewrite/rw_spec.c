@@ -1,7 +1,7 @@
 /*
  * rw_spec.c - zero-edit marking: the loops that --loop SPEC (or
  * -fplugin-arg-capture_window-loop[-optional]=SPEC among the compiler
- * flags) names, with the plugins' rules (plugin/common/cw_loop_spec.h):
+ * flags) names, with the plugins' rules (capture_window/loop_spec.h):
  * FILE:LINE, the loop whose keyword is on LINE when the file's path ends
  * in FILE; FUNCTION, the outermost loop of each function so named.  Each
  * becomes an rw_pragma of its own (begin == end, at the loop keyword), so
@@ -67,7 +67,7 @@ static int names_function(struct rw_loop_arg *a, CXCursor f)
   if (clang_getCursorKind(f) == CXCursor_LambdaExpr)
     return 0;
   qualified_name(f, name, sizeof name);
-  return cw_loop_spec_function_matches(&a->spec, name);
+  return cw_loop_spec_function_matches_v1(&a->spec, name);
 }
 
 static int names_loop(const struct rw_unit *u, struct rw_loop_arg *a, size_t i)
@@ -79,7 +79,7 @@ static int names_loop(const struct rw_unit *u, struct rw_loop_arg *a, size_t i)
     return 0;
   if (!a->spec.by_function) {
     rw_offset_position(u, n->begin, &line, &col);
-    return line == a->spec.line && cw_loop_spec_file_matches(&a->spec, u->path);
+    return line == a->spec.line && cw_loop_spec_file_matches_v1(&a->spec, u->path);
   }
   return outermost && names_function(a, u->nodes[body].function);
 }

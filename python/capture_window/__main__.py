@@ -1,13 +1,20 @@
-"""python -m capture_window --loop FILE:LINE[:START:COUNT[:LABEL]] ... SCRIPT ARGS...
+"""python -m capture_window --loop SPEC ... SCRIPT ARGS...
 
-Runs SCRIPT as `python SCRIPT ARGS...` would, with the loop that starts on
-LINE of it marked as if written `for x in capture_window.loop(..., START,
-COUNT, label=LABEL)` (default window 0:1, label step). --loop may be
-repeated. Needs Python 3.12 or newer. Manual: docs/python.md.
+Runs SCRIPT as `python SCRIPT ARGS...` would, with the loops SPEC names
+marked as if written `for x in capture_window.loop(..., START, COUNT,
+label=LABEL)`. SPEC is FILE:LINE[:START:COUNT[:LABEL]] (the loop on LINE
+of any module whose path ends in FILE) or FUNCTION[:START:COUNT[:LABEL]]
+(the outermost loop of each function so named: Trainer.fit,
+pkg.mod.Trainer.fit); default window 0:1, label step. --loop may be
+repeated. Manual: docs/python.md.
 """
 import sys
 
-from ._zero_edit import SpecError, parse_spec, run
+from ._spec import SpecError
+from ._zero_edit import run
+
+USAGE = ("usage: python -m capture_window --loop SPEC ... SCRIPT ARGS... "
+         "(SPEC: FILE:LINE[:START:COUNT[:LABEL]] or FUNCTION[:START:COUNT[:LABEL]])")
 
 
 def main(argv):
@@ -22,11 +29,10 @@ def main(argv):
         elif a.startswith("--loop="):
             value, k = a[len("--loop="):], k + 1
         else:
-            raise SpecError("capture_window: unknown option '%s'\nusage: %s"
-                            % (a, __doc__.splitlines()[0]))
-        specs.append(parse_spec(value))
+            raise SpecError("capture_window: unknown option '%s'\n%s" % (a, USAGE))
+        specs.append(value)
     if k >= len(argv) or not specs:
-        raise SpecError("usage: " + __doc__.splitlines()[0])
+        raise SpecError(USAGE)
     run(argv[k], argv[k + 1:], specs)
     return 0
 

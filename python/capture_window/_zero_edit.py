@@ -1,310 +1,408 @@
-"""_zero_edit.py - `python -m capture_window --loop SPEC SCRIPT ARGS`: the
-loop on a line of SCRIPT marked with no edit of the file.
+"""_zero_edit.py - `python -m capture_window --loop SPEC SCRIPT ARGS`: loops
+of the script, or of any module it imports, marked with no edit of a file.
 
-Before the script runs, each spec is parsed (the grammar of
-docs/zero-edit.md) and its loop looked up in the script's syntax tree: a
-line with no loop is an error. The script is then compiled and run as
-__main__, and sys.monitoring (Python 3.12+) reports line events of the
-one code object holding the loop, and nothing else: the program's other
-code runs unobserved. In that code object the lines that say nothing are
-switched off where they fire (DISABLE), so a loop's iterations cost two
-events, its header's and the first line of its body's:
+Each spec is parsed by the runtime's loop spec engine (_spec.py): FILE:LINE
+names the loop on LINE of any module whose path ends in FILE, FUNCTION the
+outermost loop of each function so named (Trainer.fit,
+pkg.mod.Trainer.fit). A FILE is looked up before the script runs, and a
+LINE with no loop there is an error then.
 
-    header line         the loop is entered, or an iteration ends
-    first body line     after a header event: an iteration begins
-    any line outside    the loop was left (its else, the code after it, a
-                        handler that caught an exception from it)
-    return / unwind     the loop was left by return or an exception
+The marked loops are rewritten when their module's source is compiled
+(the script's, and each imported module's that a spec may name), on the
+syntax tree, so lines and columns stay those of the file:
 
-Each event makes the calls the wrapper makes (capture_window.loop), to
-the same runtime. One limit: a function that recurses into its own
-marked loop shares one loop state per thread (the wrapper has none).
+    for T in ITER:           for T in __capture_window__.loop(K, ITER):
+        BODY                     BODY
+
+    while COND:              with __capture_window__.steps(K) as __capture_window_K__:
+        BODY                     while __capture_window_K__.next() and COND:
+    else:                            __capture_window_K__.begin()
+        ELSE                         BODY
+                                 else:
+                                     __capture_window_K__.leave()
+                                     ELSE
+
+K numbers the marked loops (their sites). The `for` form is the loop
+that capture_window.loop() makes; the `while` form makes the same calls,
+with the iteration being the body: COND is evaluated between iterations,
+as the compiler plugins do it. Every other module is imported as before,
+from its cached bytecode, and no code is traced: the cost is the marked
+loops' own (docs/python.md, "Cost"), on every Python from 3.10.
 """
 import ast
+import atexit
+import importlib.machinery
 import os
 import re
 import sys
-import threading
 import traceback
 import types
 
-from . import _runtime
+from . import _marked, _runtime, _spec
+from ._spec import SpecError
 
-GRAMMAR = "FILE:LINE[:START:COUNT[:LABEL]], e.g. train.py:42:30:3"
-HEADER, BODY, OUTSIDE = range(3)
-
-
-class SpecError(Exception):
-    """A spec that marks nothing: printed as it is, exit status 2."""
+GLOBAL = "__capture_window__"     # the name the rewritten code calls through
+LOOPS = (ast.For, ast.While)
 
 
-def parse_spec(spec):
-    """FILE:LINE[:START:COUNT[:LABEL]] -> (file, line, start, count, label)."""
-    def bad(reason):
-        return SpecError("capture_window: bad value '%s' for --loop: %s (expected %s)"
-                         % (spec, reason, GRAMMAR))
-    fields = spec.split(":")
-    if not fields[0]:
-        raise bad("FILE is missing")
-    if not re.search(r"[./]", fields[0]):
-        raise bad("the Python door takes FILE:LINE specs only (a FILE holds a '.' or a '/')")
-    if len(fields) < 2:
-        raise bad("FILE must be followed by :LINE")
-    if len(fields) == 3:
-        raise bad("START must be followed by :COUNT")
-    if len(fields) > 5:
-        raise bad("there are too many fields")
-    if not re.fullmatch(r"[0-9]+", fields[1]) or int(fields[1]) < 1:
-        raise bad("LINE must be a decimal number from 1")
-    start, count, label = 0, 1, "step"
-    if len(fields) >= 4:
-        if not re.fullmatch(r"[0-9]+", fields[2]) or int(fields[2]) > _runtime.VALUE_MAX:
-            raise bad("START must be a decimal number from 0 to 2^62")
-        if (not re.fullmatch(r"[0-9]+", fields[3]) or not
-                1 <= int(fields[3]) <= _runtime.VALUE_MAX):
-            raise bad("COUNT must be a decimal number from 1 to 2^62")
-        start, count = int(fields[2]), int(fields[3])
-    if len(fields) == 5:
-        if not _runtime.LABEL_RE.fullmatch(fields[4]):
-            raise bad("LABEL must match [A-Za-z0-9_.-]{1,63}")
-        label = fields[4]
-    return fields[0], int(fields[1]), start, count, label, spec
+class Marker:
+    """A loop found by a spec: where it is, and its site once marked."""
+
+    def __init__(self, spec, node, path, qualname):
+        self.spec, self.node, self.path, self.qualname = spec, node, path, qualname
+
+    def site(self):
+        s = self.spec
+        return _runtime.site(self.path, self.node.lineno, self.qualname, s.start, s.count,
+                             s.label)
 
 
-def names_file(path, file):
-    """FILE names PATH when it is a suffix of it at a '/' (the rule of
-    CAPTURE_WINDOW_LOOPS)."""
-    return path == file or path.endswith("/" + file.lstrip("/")) or (
-        os.path.abspath(path) == os.path.abspath(file))
+def functions(tree, module):
+    """(node, qualified name MODULE.QUALNAME, qualname) of every function in
+    TREE, with the __qualname__ CPython gives it."""
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                q = prefix + child.name
+                yield child, q
+                yield from walk(child, q + ".<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                yield from walk(child, prefix + child.name + ".")
+            else:
+                yield from walk(child, prefix)
+    for node, q in walk(tree, ""):
+        yield node, module + "." + q, q
 
 
-def find_loop(tree, line):
-    """The for or while loop whose keyword is on LINE, or None."""
+def outermost_loops(function):
+    """The loops of FUNCTION's body that no other loop of it holds."""
+    found = []
+
+    def walk(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, LOOPS + (ast.AsyncFor,)):
+                found.append(child)
+            elif not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                        ast.ClassDef, ast.Lambda)):
+                walk(child)
+    walk(function)
+    return found
+
+
+def enclosing_qualname(tree, line):
+    """The qualname of the innermost function holding LINE, or <module>."""
+    best = None
+    for node, _, q in functions(tree, ""):
+        if node.lineno <= line <= node.end_lineno:
+            if best is None or node.lineno >= best[0]:
+                best = (node.lineno, q)
+    return best[1] if best else "<module>"
+
+
+def loop_at(tree, line):
+    """The loop whose keyword is on LINE, or None."""
     for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.lineno == line:
+        if isinstance(node, LOOPS + (ast.AsyncFor,)) and node.lineno == line:
             return node
     return None
 
 
-def code_objects(code):
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from code_objects(const)
+def where(path, line):
+    return "%s:%d" % (path, line)
 
 
-def lines_of(code):
-    return {line for _, _, line in code.co_lines() if line is not None}
+class Rewriter(ast.NodeTransformer):
+    """Rewrites the loops of MARKERS (by node) as the module docstring says."""
+
+    def __init__(self, first, markers):
+        self.first, self.markers = first, {id(m.node): k for k, m in enumerate(markers, first)}
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        k = self.markers.get(id(node))
+        if k is not None:
+            call = ast.Call(func=ast.Attribute(value=ast.Name(GLOBAL, ast.Load()), attr="loop",
+                                               ctx=ast.Load()),
+                            args=[ast.Constant(k), node.iter], keywords=[])
+            node.iter = ast.copy_location(call, node.iter)
+        return node
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        k = self.markers.get(id(node))
+        if k is None:
+            return node
+        state = "__capture_window_%d__" % k
+
+        def call(obj, method, *args):
+            return ast.Call(func=ast.Attribute(value=ast.Name(obj, ast.Load()), attr=method,
+                                               ctx=ast.Load()), args=list(args), keywords=[])
+        node.test = ast.BoolOp(op=ast.And(), values=[call(state, "next"), node.test])
+        node.body.insert(0, ast.Expr(call(state, "begin")))
+        if node.orelse:
+            node.orelse.insert(0, ast.Expr(call(state, "leave")))
+        wrapped = ast.With(items=[ast.withitem(context_expr=call(GLOBAL, "steps",
+                                                                 ast.Constant(k)),
+                                               optional_vars=ast.Name(state, ast.Store()))],
+                           body=[node])
+        return ast.fix_missing_locations(ast.copy_location(wrapped, node))
 
 
-class Marker:
-    """One marked loop: its site, its lines, its state in each thread."""
+class While:
+    """One entry of a marked while loop: steps()' calls, split at the body."""
+    __slots__ = ("head", "c", "on")
 
-    def __init__(self, spec, where, node, script):
-        file, line, start, count, label, _ = spec
-        self.header = set(range(node.lineno, node.body[0].lineno))
-        self.body = range(node.body[0].lineno, node.body[-1].end_lineno + 1)
-        self.site = None
-        self.window = (start, count, label)
-        self.line = line
-        self.states = {}   # thread id -> [head, counters, on, pending]
-        if not self.header:
-            raise SpecError("%s: --loop %s: the loop's body starts on its header line; put "
-                            "it on lines of its own" % (where, spec[-1]))
+    def __init__(self, head):
+        self.head, self.c, self.on = head, _runtime.counters(head), 0
 
-    def kind(self, line):
-        return HEADER if line in self.header else BODY if line in self.body else OUTSIDE
-
-    def bind(self, code):
-        """The site, named after the code object that runs the loop."""
-        start, count, label = self.window
-        self.site = _runtime.site(code.co_filename, self.line,
-                                  getattr(code, "co_qualname", code.co_name),
-                                  start, count, label)
-
-    # The events.  on_header: whether the loop is active; on_body: whether
-    # an iteration began; on_leave: False (that line may stop firing).
-
-    def on_header(self, tid):
-        state = self.states.get(tid)
-        if state is None:
-            head = _runtime.enter(self.site)
-            if not head:
-                return False       # inactive for good: the caller stops watching
-            self.states[tid] = [head, _runtime.counters(head), 0, True]
-            sys.monitoring.restart_events()   # the lines that say the loop was left
-            return True
-        if state[2]:
-            state[2] = 0
-            _runtime.end(state[0])
-        state[3] = True
+    def next(self):
+        if self.on:
+            self.on = 0
+            _runtime.end(self.head)
         return True
 
-    def on_body(self, tid):
-        state = self.states.get(tid)
-        if state is None or not state[3]:
-            return False
-        state[3] = False
-        c = state[1]
+    def begin(self):
+        c = self.c
         i = c[0]
         c[0] = i + 1                       # the plugins' inline test
         if i >= c[1]:
-            state[2] = _runtime.begin(state[0])
-        return True
+            self.on = _runtime.begin(self.head)
 
-    def on_leave(self, tid):
-        state = self.states.pop(tid, None)
-        if state is not None:
-            _runtime.leave(state[0], state[2])
+    def leave(self):
+        head, self.head = self.head, None
+        if head:
+            _runtime.leave(head, self.on)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.leave()
         return False
 
 
-class Watch:
-    """The markers of one code object: for each of its lines, what that
-    line's event does (an action: thread id -> keep firing)."""
+class Idle:
+    """A while loop that is not active (off, not selected, another rank)."""
 
-    def __init__(self, tool, code, markers):
-        self.tool, self.code = tool, code
-        self.markers = sorted(markers, key=lambda m: min(m.header))   # outermost first
-        self.begin_lines = set()
-        for m in self.markers:
-            m.bind(code)
-        self.plan()
+    def next(self):
+        return True
 
-    def plan(self):
-        """Leaving a loop comes first, innermost first; then the others,
-        outermost first. One marker's line calls it directly (the cost of
-        every iteration); several get a loop over them."""
-        self.actions = {}
-        for line in lines_of(self.code):
-            kinds = [(m, m.kind(line)) for m in self.markers]
-            steps = ([(m, k) for m, k in reversed(kinds) if k == OUTSIDE] +
-                     [(m, k) for m, k in kinds if k != OUTSIDE])
-            if any(k != OUTSIDE for _, k in steps):
-                self.actions[line] = self.action(line, steps)
+    def begin(self):
+        pass
 
-    def action(self, line, steps):
-        if len(steps) == 1 and steps[0][1] == HEADER:
-            return lambda tid, m=steps[0][0]: None if m.on_header(tid) else self.forget(m)
-        if len(steps) == 1:
-            return lambda tid, m=steps[0][0]: self.begun(line, m.on_body(tid))
+    def leave(self):
+        pass
 
-        def every(tid):
-            keep = False
-            for marker, kind in steps:
-                if kind == HEADER:
-                    got = marker.on_header(tid)
-                    if not got:
-                        return self.forget(marker)
-                elif kind == BODY:
-                    got = self.begun(line, marker.on_body(tid)) is None
-                else:
-                    got = marker.on_leave(tid)
-                keep = keep or got
-            return None if keep else sys.monitoring.DISABLE
-        return every
+    def __enter__(self):
+        return self
 
-    def begun(self, line, began):
-        """A body line keeps firing once an iteration began on it."""
-        if began:
-            self.begin_lines.add(line)
+    def __exit__(self, *exc):
+        return False
+
+
+IDLE = Idle()
+
+
+class Marking:
+    """The specs of one run, the loops they marked, and the calls the
+    rewritten code makes (the object behind __capture_window__)."""
+
+    def __init__(self, specs):
+        self.specs = specs
+        self.sites = []
+        self.used = set()           # indexes of specs that marked a loop
+        self.marked = set()         # (path, line) of each marked loop
+        self.names = [s.name.rsplit(".", 1)[-1] for s in specs if s.by_function]
+        self.prefilter = re.compile(
+            rb"\bdef\s+(%s)\b" % b"|".join(re.escape(n.encode()) for n in self.names)
+        ) if self.names else None
+
+    # -- the calls of the rewritten code --
+
+    def loop(self, k, iterable):
+        return _marked(self.sites[k], iterable)
+
+    def steps(self, k):
+        head = _runtime.enter(self.sites[k])
+        return While(head) if head else IDLE
+
+    # -- which modules, which loops --
+
+    def may_mark(self, path, source):
+        """Whether a spec may name a loop of the module at PATH (SOURCE:
+        its bytes, read only when a FUNCTION spec needs them)."""
+        if any(not s.by_function and _spec.file_matches(s, path) for s in self.specs):
+            return True
+        return bool(self.prefilter and self.prefilter.search(source()))
+
+    def markers(self, tree, path, module):
+        found = []
+        for n, s in enumerate(self.specs):
+            if s.by_function:
+                found += self.function_markers(n, s, tree, path, module)
+            elif _spec.file_matches(s, path):
+                node = loop_at(tree, s.line)
+                if node is None:
+                    print("capture_window: %s: --loop %s: no for or while loop starts on this "
+                          "line; nothing marked there" % (where(path, s.line), s.text),
+                          file=sys.stderr)
+                elif self.accept(n, s, node, path):
+                    found.append(Marker(s, node, path, enclosing_qualname(tree, s.line)))
+        return found
+
+    def function_markers(self, n, s, tree, path, module):
+        for fn, qualified, qualname in functions(tree, module):
+            if not _spec.function_matches(s, qualified):
+                continue
+            loops = outermost_loops(fn)
+            here = where(path, fn.lineno)
+            if len(loops) != 1:
+                print("capture_window: %s: --loop %s: %s %s; name the loop by FILE:LINE%s"
+                      % (here, s.text, qualname,
+                         "holds no loop" if not loops else "has %d outermost loops (lines %s)"
+                         % (len(loops), ", ".join(str(l.lineno) for l in loops)),
+                         ", e.g. --loop %s:%d" % (os.path.basename(path), loops[0].lineno)
+                         if loops else ""), file=sys.stderr)
+            elif self.accept(n, s, loops[0], path):
+                yield Marker(s, loops[0], path, qualname)
+
+    def accept(self, n, s, node, path):
+        if isinstance(node, ast.AsyncFor):
+            print("capture_window: %s: --loop %s: an async for loop cannot be marked; "
+                  "nothing marked there" % (where(path, node.lineno), s.text), file=sys.stderr)
+            return False
+        if (path, node.lineno) in self.marked:
+            print("capture_window: %s: --loop %s: this loop is marked by an earlier --loop "
+                  "already" % (where(path, node.lineno), s.text), file=sys.stderr)
+            return False
+        self.marked.add((path, node.lineno))
+        self.used.add(n)
+        return True
+
+    def compile(self, source, path, module):
+        """SOURCE compiled with its marked loops rewritten, and whether any
+        was."""
+        tree = ast.parse(source, path)
+        found = self.markers(tree, path, module)
+        if found:
+            first = len(self.sites)
+            self.sites += [m.site() for m in found]
+            tree = ast.fix_missing_locations(Rewriter(first, found).visit(tree))
+        return compile(tree, path, "exec", dont_inherit=True), bool(found)
+
+    def report_unused(self):
+        for n, s in enumerate(self.specs):
+            if n not in self.used:
+                print("capture_window: --loop %s matched no loop in this run" % s.text,
+                      file=sys.stderr)
+
+
+class Loader(importlib.machinery.SourceFileLoader):
+    """A module's source loader that rewrites the loops a spec names; a
+    module none names is loaded as the default loader would (its cached
+    bytecode included)."""
+
+    marking = None
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        data = None
+
+        def source():
+            nonlocal data
+            if data is None:
+                data = self.get_data(path)
+            return data
+        if not self.marking.may_mark(path, source):
+            return super().get_code(fullname)
+        return self.marking.compile(source(), path, fullname)[0]
+
+    def exec_module(self, module):
+        module.__dict__[GLOBAL] = self.marking
+        super().exec_module(module)
+
+
+class Finder:
+    """First on sys.meta_path: finds a module as the other finders do, and
+    gives source modules the marking Loader."""
+
+    def __init__(self, marking):
+        self.marking = marking
+
+    def find_spec(self, name, path=None, target=None):
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
             return None
-        return None if line in self.begin_lines else sys.monitoring.DISABLE
-
-    def outside(self, tid):
-        """A line of no marked loop: any loop entered here was left."""
-        for marker in reversed(self.markers):
-            marker.on_leave(tid)
-        return sys.monitoring.DISABLE
-
-    def forget(self, marker):
-        """An inactive loop (CAPTURE_WINDOW=off, not selected, rank): no
-        more events for it; none at all once no marker is left."""
-        self.markers.remove(marker)
-        self.plan()
-        if not self.markers:
-            sys.monitoring.set_local_events(self.tool, self.code, 0)
-        return sys.monitoring.DISABLE
+        if type(spec.loader) is importlib.machinery.SourceFileLoader and spec.origin:
+            loader = Loader(name, spec.origin)
+            loader.marking = self.marking
+            spec.loader = loader
+        return spec
 
 
-class Monitor:
-    """sys.monitoring's one tool id for every watched code object."""
-
-    def __init__(self):
-        mon = sys.monitoring
-        self.tool = next((t for t in (4, 3, mon.PROFILER_ID) if not mon.get_tool(t)), None)
-        if self.tool is None:
-            raise SpecError("capture_window: no sys.monitoring tool id is free")
-        mon.use_tool_id(self.tool, "capture_window")
-        self.watches = {}
-        mon.register_callback(self.tool, mon.events.LINE, self.line)
-        mon.register_callback(self.tool, mon.events.PY_RETURN, self.left)
-        mon.register_callback(self.tool, mon.events.PY_UNWIND, self.left)
-        mon.set_events(self.tool, mon.events.PY_UNWIND)   # global: no local form
-
-    def watch(self, code, markers):
-        self.watches[code] = Watch(self.tool, code, markers)
-        ev = sys.monitoring.events
-        sys.monitoring.set_local_events(self.tool, code, ev.LINE | ev.PY_RETURN)
-
-    def line(self, code, line):
-        w = self.watches.get(code)
-        if w is None:
-            return sys.monitoring.DISABLE
-        return w.actions.get(line, w.outside)(threading.get_ident())
-
-    def left(self, code, *_):
-        w = self.watches.get(code)
-        if w:
-            w.outside(threading.get_ident())
+def resolve_file(spec, script):
+    """The file a FILE spec names, looked up before the script runs: the
+    script, or FILE under the script's folder, the current folder or an
+    entry of sys.path."""
+    if _spec.file_matches(spec, script):
+        return script
+    name = spec.name
+    roots = [os.path.dirname(script), os.getcwd()] + [p for p in sys.path if p]
+    for path in [name] if os.path.isabs(name) else [os.path.join(r, name) for r in roots]:
+        if os.path.isfile(path):
+            return os.path.abspath(path)
+    raise SpecError("capture_window: --loop %s: no file %s in the script's folder, the current "
+                    "folder or sys.path; name a module's file from its package's folder, e.g. "
+                    "transformers/trainer.py" % (spec.text, name))
 
 
-def plan(script, specs):
-    """The script's code, and its markers by code object; SpecError for a
-    spec that marks no loop."""
+def check_file_spec(spec, script):
+    """A FILE spec's loop exists: SpecError before the script runs if not."""
+    path = resolve_file(spec, script)
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(), path)
+    except (OSError, SyntaxError) as e:
+        raise SpecError("capture_window: --loop %s: cannot read %s: %s" % (spec.text, path, e))
+    node = loop_at(tree, spec.line)
+    at = "%s:%d" % (spec.name, spec.line)
+    if node is None:
+        raise SpecError("%s: --loop %s: no for or while loop starts on this line of %s"
+                        % (at, spec.text, path))
+    if isinstance(node, ast.AsyncFor):
+        raise SpecError("%s: --loop %s: an async for loop cannot be marked" % (at, spec.text))
+
+
+def run(script, args, texts):
+    """Runs SCRIPT as python would, the loops of TEXTS (specs) marked."""
     try:
         with open(script, "rb") as f:
             source = f.read()
     except OSError as e:
         raise SpecError("capture_window: cannot read %s: %s" % (script, e.strerror))
     path = os.path.abspath(script)
-    tree = ast.parse(source, script)
-    code = compile(source, path, "exec", dont_inherit=True)
-    by_code = {}
-    for spec in specs:
-        file, line = spec[0], spec[1]
-        where = "%s:%d" % (file, line)
-        if not names_file(path, file):
-            raise SpecError("%s: --loop %s: FILE names no file the script is (%s); the "
-                            "Python door marks loops of the script it runs"
-                            % (where, spec[-1], script))
-        node = find_loop(tree, line)
-        if node is None:
-            raise SpecError("%s: --loop %s: no for or while loop starts on this line of %s"
-                            % (where, spec[-1], script))
-        marker = Marker(spec, where, node, script)
-        body = set(marker.body)
-        owner = next(c for c in code_objects(code)
-                     if marker.header & lines_of(c) and body & lines_of(c))
-        by_code.setdefault(owner, []).append(marker)
-    return code, by_code
-
-
-def run(script, args, specs):
-    """Runs SCRIPT as python would, its loops marked."""
-    code, by_code = plan(script, specs)
-    if not hasattr(sys, "monitoring"):
-        raise SpecError("capture_window: --loop needs Python 3.12 or newer (sys.monitoring); "
-                        "this is Python %d.%d: mark the loop with capture_window.loop() "
-                        "instead" % sys.version_info[:2])
-    monitor = Monitor()
-    for owner, markers in by_code.items():
-        monitor.watch(owner, markers)
     sys.argv = [script] + args
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    sys.path[0] = os.path.dirname(path)
     main = types.ModuleType("__main__")
-    main.__file__ = code.co_filename
+    main.__file__ = path
     main.__builtins__ = __builtins__
+    if _spec.LIB:
+        specs = [_spec.parse(t) for t in texts]
+        for s in specs:
+            if not s.by_function:
+                check_file_spec(s, path)
+        marking = Marking(specs)
+        code, _ = marking.compile(source, path, "__main__")
+        main.__dict__[GLOBAL] = marking
+        sys.meta_path.insert(0, Finder(marking))
+        atexit.register(marking.report_unused)
+    else:           # no runtime: the load message said so; run unmarked
+        code = compile(source, path, "exec", dont_inherit=True)
     sys.modules["__main__"] = main
     try:
         exec(code, main.__dict__)

@@ -48,7 +48,7 @@ static const struct {
 };
 
 /* Toy lexer: punctuation, numbers/identifiers as runs, "strings". */
-static const char *run(const char *args, struct cw_pragma *out)
+static const char *run(const char *args, struct cw_loop_window *out)
 {
   static struct cw_pragma_parser p; /* the message lives in it */
   const char *s = args, *err;
@@ -87,7 +87,7 @@ int main(void)
 {
   int failures = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    struct cw_pragma w = {0};
+    struct cw_loop_window w = {0};
     const char *err = run(cases[i].args, &w);
     int ok = cases[i].error
                  ? err && strstr(err, cases[i].error)

@@ -1,7 +1,7 @@
 """The zero edit on every way out of a loop (wrapper_exits.py, nested.py):
 break, continue, return, an exception caught outside, a loop entered
 again, and two marked loops one inside the other."""
-# cw-skip: before-3.12 the zero edit needs sys.monitoring (Python 3.12+)
+# (the zero edit runs on every Python from 3.10: no skip)
 # cw-plugin-args: loop=zero_edit_exits.py:23:2:3 loop=zero_edit_exits.py:33:2:3:ret
 # cw-plugin-args: loop=zero_edit_exits.py:40:2:3:exc
 # cw-plugin-args: loop=zero_edit_exits.py:48:1:1:epoch loop=zero_edit_exits.py:51:4:2:inner

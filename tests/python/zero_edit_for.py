@@ -1,7 +1,7 @@
 """`python -m capture_window --loop FILE:LINE:2:3` on a script that does
 not mention capture_window: the for loop on line 23 behaves as the
 wrapper's (wrapper_for.py), selected by its FILE:LINE."""
-# cw-skip: before-3.12 the zero edit needs sys.monitoring (Python 3.12+)
+# (the zero edit runs on every Python from 3.10: no skip)
 # cw-plugin-args: loop=zero_edit_for.py:23:2:3
 # cw-windows: step=2:3
 # cw-run:

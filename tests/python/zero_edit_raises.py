@@ -1,7 +1,7 @@
 """The zero edit on a script that raises from the marked loop: the window
 closes as the exception leaves it, and the traceback and exit status are
 python's own (raises.py)."""
-# cw-skip: before-3.12 the zero edit needs sys.monitoring (Python 3.12+)
+# (the zero edit runs on every Python from 3.10: no skip)
 # cw-plugin-args: loop=zero_edit_raises.py:19:1:3
 # cw-windows: step=1:3
 # cw-exit: 1

@@ -1,5 +1,5 @@
 """The zero edit on a loop two threads run (threads.py)."""
-# cw-skip: before-3.12 the zero edit needs sys.monitoring (Python 3.12+)
+# (the zero edit runs on every Python from 3.10: no skip)
 # cw-plugin-args: loop=zero_edit_threads.py:17:2:2
 # cw-windows: step=2:2
 # cw-run:

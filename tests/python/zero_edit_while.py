@@ -1,6 +1,6 @@
 """The zero edit on `while True:` left by break, on a while loop that
 runs out, and at module level (while_form.py)."""
-# cw-skip: before-3.12 the zero edit needs sys.monitoring (Python 3.12+)
+# (the zero edit runs on every Python from 3.10: no skip)
 # cw-plugin-args: loop=zero_edit_while.py:14:1:3 loop=zero_edit_while.py:22:0:2:eval
 # cw-windows: step=1:3 eval=0:2
 # cw-run:

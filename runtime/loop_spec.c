@@ -1,5 +1,7 @@
-/* cw_loop_spec.c - see cw_loop_spec.h. */
-#include "cw_loop_spec.h"
+/* loop_spec.c - the loop spec engine: see capture_window/loop_spec.h.
+   Plain C with no dependency, linked into libcapture_window (which
+   exports it) and into every front door. */
+#include "capture_window/loop_spec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -54,20 +56,42 @@ static int is_ident_char(char c, int first)
          (!first && c >= '0' && c <= '9');
 }
 
-/* NAME(::NAME)*, each NAME a C identifier. */
-static int is_qualified_name(const char *s)
+/* NAME(SEP NAME)*, each NAME an identifier; in Python also "<locals>",
+   which co_qualname holds for a function defined in a function. */
+static int is_qualified_name(const char *s, const char *sep, int python)
 {
+  size_t n = strlen(sep);
   for (;;) {
-    if (!is_ident_char(*s, 1))
+    if (python && strncmp(s, "<locals>", 8) == 0)
+      s += 8;
+    else if (!is_ident_char(*s, 1))
       return 0;
     while (is_ident_char(*s, 0))
       s++;
     if (!*s)
       return 1;
-    if (s[0] != ':' || s[1] != ':')
+    if (strncmp(s, sep, n) != 0)
       return 0;
-    s += 2;
+    s += n;
   }
+}
+
+/* Python's FILE: a path, or a name ending in ".py". */
+static int is_python_file(const char *target)
+{
+  size_t n = strlen(target);
+  return strchr(target, '/') || (n > 3 && strcmp(target + n - 3, ".py") == 0);
+}
+
+int cw_label_is_valid_v1(const char *label, size_t length)
+{
+  size_t n = strnlen(label, length);
+  if (n < 1 || n > CW_LABEL_MAX)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!is_ident_char(label[i], 0) && label[i] != '.' && label[i] != '-')
+      return 0;
+  return 1;
 }
 
 static const char *fail(char *buf, size_t size, const char *reason)
@@ -77,7 +101,7 @@ static const char *fail(char *buf, size_t size, const char *reason)
 }
 
 /* START:COUNT[:LABEL] in FIELDS[0..N). */
-static const char *parse_window(char **fields, int n, struct cw_pragma *w,
+static const char *parse_window(char **fields, int n, struct cw_loop_window *w,
                                 char *buf, size_t size)
 {
   if (n == 0)
@@ -89,21 +113,25 @@ static const char *parse_window(char **fields, int n, struct cw_pragma *w,
   if (!parse_decimal(fields[1], 1, CW_VALUE_MAX, &w->count))
     return fail(buf, size, "COUNT must be a decimal number from 1 to 2^62");
   if (n == 3) {
-    if (!cw_label_is_valid(fields[2]))
+    if (!cw_label_is_valid_v1(fields[2], strlen(fields[2]) + 1))
       return fail(buf, size, "LABEL must match [A-Za-z0-9_.-]{1,63}");
     strcpy(w->label, fields[2]);
   }
   return NULL;
 }
 
-const char *cw_loop_spec_parse(const char *spec, struct cw_loop_spec *out,
-                               char *buf, size_t size)
+const char *cw_loop_spec_parse_v1(const char *spec, int language,
+                                  struct cw_loop_spec *out, char *buf,
+                                  size_t size)
 {
   char copy[CW_LOOP_SPEC_TARGET_MAX + 128], *fields[MAX_FIELDS];
   long long line;
   int n;
 
+  int python = language == CW_LOOP_SPEC_PYTHON;
+
   memset(out, 0, sizeof *out);
+  out->language = python ? CW_LOOP_SPEC_PYTHON : CW_LOOP_SPEC_C;
   out->window.start = 0;
   out->window.count = 1;
   strcpy(out->window.label, CW_DEFAULT_LABEL);
@@ -116,9 +144,15 @@ const char *cw_loop_spec_parse(const char *spec, struct cw_loop_spec *out,
   if (!*fields[0])
     return fail(buf, size, "FILE or FUNCTION is missing");
   strcpy(out->target, fields[0]);
-  out->by_function = !strpbrk(fields[0], "./");
+  out->by_function =
+      python ? !is_python_file(fields[0]) : !strpbrk(fields[0], "./");
   if (out->by_function) {
-    if (!is_qualified_name(fields[0]))
+    if (python && !is_qualified_name(fields[0], ".", 1))
+      return fail(buf, size,
+                  "FUNCTION must be a Python qualified name such as "
+                  "Trainer.fit or pkg.mod.Trainer.fit (a FILE ends in .py or "
+                  "holds a '/')");
+    if (!python && !is_qualified_name(fields[0], "::", 0))
       return fail(buf, size,
                   "FUNCTION must be a C name or a C++ qualified name such as "
                   "ns::Trainer::fit (a FILE holds a '.' or a '/')");
@@ -147,15 +181,29 @@ static int ends_at_boundary(const char *text, const char *suffix,
   return m == n || (n - m >= b && memcmp(text + n - m - b, boundary, b) == 0);
 }
 
-int cw_loop_spec_file_matches(const struct cw_loop_spec *spec,
-                              const char *path)
+/* FILE as written, less any leading "./". */
+static const char *file_suffix(const char *file)
 {
-  return !spec->by_function && path && ends_at_boundary(path, spec->target, "/");
+  while (file[0] == '.' && file[1] == '/')
+    file += 2;
+  return file;
 }
 
-int cw_loop_spec_function_matches(const struct cw_loop_spec *spec,
-                                  const char *qualified)
+int cw_path_ends_in_v1(const char *path, const char *suffix)
 {
+  return path && suffix && ends_at_boundary(path, file_suffix(suffix), "/");
+}
+
+int cw_loop_spec_file_matches_v1(const struct cw_loop_spec *spec,
+                                 const char *path)
+{
+  return !spec->by_function && cw_path_ends_in_v1(path, spec->target);
+}
+
+int cw_loop_spec_function_matches_v1(const struct cw_loop_spec *spec,
+                                     const char *qualified)
+{
+  const char *sep = spec->language == CW_LOOP_SPEC_PYTHON ? "." : "::";
   return spec->by_function && qualified &&
-         ends_at_boundary(qualified, spec->target, "::");
+         ends_at_boundary(qualified, spec->target, sep);
 }

@@ -1,0 +1,82 @@
+"""_spec.py - the loop spec engine of libcapture_window
+(capture_window/loop_spec.h, version 1) through ctypes: the grammar of
+`--loop`, the FILE and FUNCTION matchers and the label rule are the C
+front doors' own, in their Python dialect (FUNCTION is a dotted name such
+as Trainer.fit; a FILE ends in .py or holds a '/')."""
+import ctypes
+
+from . import _runtime
+
+PYTHON = 1                       # enum cw_loop_spec_language
+FORM = "FILE:LINE[:START:COUNT[:LABEL]] or FUNCTION[:START:COUNT[:LABEL]]"
+EXAMPLE = "e.g. train.py:42:30:3 or Trainer.fit:30:3"
+
+
+class SpecError(Exception):
+    """A spec that marks nothing: printed as it is, exit status 2."""
+
+
+class _Window(ctypes.Structure):
+    """struct cw_loop_window."""
+    _fields_ = [("start", ctypes.c_longlong), ("count", ctypes.c_longlong),
+                ("label", ctypes.c_char * 64)]
+
+
+class Spec(ctypes.Structure):
+    """struct cw_loop_spec, with the text it was parsed from."""
+    _fields_ = [("language", ctypes.c_int), ("by_function", ctypes.c_int),
+                ("line", ctypes.c_uint), ("window", _Window),
+                ("target", ctypes.c_char * 512)]
+
+    text = ""
+
+    @property
+    def name(self):
+        return self.target.decode()
+
+    @property
+    def start(self):
+        return self.window.start
+
+    @property
+    def count(self):
+        return self.window.count
+
+    @property
+    def label(self):
+        return self.window.label.decode()
+
+
+def _bind(lib):
+    lib.cw_loop_spec_parse_v1.restype = ctypes.c_char_p
+    lib.cw_loop_spec_parse_v1.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(Spec),
+                                          ctypes.c_char_p, ctypes.c_size_t]
+    for name in ("cw_loop_spec_file_matches_v1", "cw_loop_spec_function_matches_v1"):
+        getattr(lib, name).restype = ctypes.c_int
+        getattr(lib, name).argtypes = [ctypes.POINTER(Spec), ctypes.c_char_p]
+    return lib
+
+
+LIB = _bind(_runtime.LIB) if _runtime.LIB else None
+
+
+def parse(text):
+    """TEXT -> Spec; SpecError saying what is wrong with it."""
+    spec, buf = Spec(), ctypes.create_string_buffer(256)
+    reason = LIB.cw_loop_spec_parse_v1(text.encode(), PYTHON, ctypes.byref(spec), buf,
+                                       len(buf))
+    if reason:
+        raise SpecError("capture_window: bad value '%s' for --loop: %s (expected %s, %s)"
+                        % (text, reason.decode(), FORM, EXAMPLE))
+    spec.text = text
+    return spec
+
+
+def file_matches(spec, path):
+    """PATH ends in SPEC's FILE at a '/'."""
+    return bool(LIB.cw_loop_spec_file_matches_v1(ctypes.byref(spec), path.encode()))
+
+
+def function_matches(spec, qualified):
+    """QUALIFIED (MODULE.QUALNAME) is SPEC's FUNCTION or ends in '.' and it."""
+    return bool(LIB.cw_loop_spec_function_matches_v1(ctypes.byref(spec), qualified.encode()))
