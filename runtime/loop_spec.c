@@ -85,7 +85,9 @@ static int is_python_file(const char *target)
 
 int cw_label_is_valid_v1(const char *label, size_t length)
 {
-  size_t n = strnlen(label, length);
+  size_t n = 0;
+  while (n < length && label[n])
+    n++;
   if (n < 1 || n > CW_LABEL_MAX)
     return 0;
   for (size_t i = 0; i < n; i++)
