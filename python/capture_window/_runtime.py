@@ -44,17 +44,19 @@ def candidates():
 
 
 def load():
-    """The library, or None (after one stderr line) when none loads: the
-    loops then run unmarked, as if the program had been built without
-    the plugin."""
-    errors = []
+    """The library, or None when none loads, after one stderr line that
+    names every file tried and why it did not load: the loops then run
+    unmarked, as if the program had been built without the plugin."""
+    tried = []
     for path in candidates():
         try:
             # PyDLL keeps the GIL over the calls: they are short and never
             # call back into Python, and not releasing it saves its cost.
             lib = ctypes.PyDLL(path)
         except OSError as e:
-            errors.append(str(e))
+            why = str(e)  # the loader's message starts with the name
+            tried.append("%s (%s)" % (path, why[len(path) + 2:] if why.startswith(path + ": ")
+                                      else why))
             continue
         lib.cw_loop_enter_v2.restype = ctypes.c_void_p
         lib.cw_loop_enter_v2.argtypes = [ctypes.POINTER(Site)]
@@ -65,8 +67,8 @@ def load():
         lib.cw_loop_exit_v2.restype = None
         lib.cw_loop_exit_v2.argtypes = [ctypes.c_void_p, ctypes.c_int]
         return lib
-    print("capture_window: cannot load libcapture_window (%s); the marked loops run "
-          "unmarked (set CAPTURE_WINDOW_LIBRARY to the library's path)" % errors[-1],
+    print("capture_window: cannot load libcapture_window, tried %s; the marked loops run "
+          "unmarked (set CAPTURE_WINDOW_LIBRARY to the library's path)" % ", ".join(tried),
           file=sys.stderr)
     return None
 
