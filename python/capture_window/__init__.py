@@ -87,8 +87,8 @@ class steps:
 
     __slots__ = ("_site", "_head", "_c", "_on")
 
-    def __init__(self, start, count, label="step"):
-        self._site = _caller_site(1, start, count, label)
+    def __init__(self, start, count, label="step", _depth=0):
+        self._site = _caller_site(1 + _depth, start, count, label)
         self._head = None
 
     def __enter__(self):
@@ -112,6 +112,14 @@ class steps:
         if head:
             _runtime.leave(head, self._on)
         return False
+
+    # For capture_window.integrations (framework callbacks): end the
+    # iteration begun by the last call, if one is open, without beginning
+    # another; _depth above puts the site at the callback constructor.
+    def _end(self):
+        if self._on:
+            self._on = 0
+            _runtime.end(self._head)
 
 
 def _idle():

@@ -1,0 +1,3 @@
+from lightning.pytorch.callbacks.callback import Callback
+
+__all__ = ["Callback"]

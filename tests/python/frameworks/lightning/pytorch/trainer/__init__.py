@@ -1,0 +1,3 @@
+from lightning.pytorch.trainer.trainer import Trainer
+
+__all__ = ["Trainer"]
