@@ -7,12 +7,10 @@ calls the compiler plugins emit.
 """
 import ctypes
 import os
-import re
 import sys
 import threading
 
 ABI_VERSION = 2
-LABEL_RE = re.compile(r"[A-Za-z0-9_.-]{1,63}")
 VALUE_MAX = 1 << 62
 NAMES = ("libcapture_window.so.1", "libcapture_window.so")
 
@@ -90,7 +88,8 @@ def check_window(start, count, label):
         if type(value) is not int or not low <= value <= VALUE_MAX:
             raise ValueError("capture_window: %s must be an integer from %d to 2^62, got %r"
                              % (name, low, value))
-    if not isinstance(label, str) or not LABEL_RE.fullmatch(label):
+    from . import _spec          # the rule is the runtime's: without it, nothing to check
+    if not isinstance(label, str) or (LIB and not _spec.label_is_valid(label)):
         raise ValueError("capture_window: the label must match [A-Za-z0-9_.-]{1,63}, got %r"
                          % (label,))
 

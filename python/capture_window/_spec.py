@@ -54,6 +54,8 @@ def _bind(lib):
     for name in ("cw_loop_spec_file_matches_v1", "cw_loop_spec_function_matches_v1"):
         getattr(lib, name).restype = ctypes.c_int
         getattr(lib, name).argtypes = [ctypes.POINTER(Spec), ctypes.c_char_p]
+    lib.cw_label_is_valid_v1.restype = ctypes.c_int
+    lib.cw_label_is_valid_v1.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
     return lib
 
 
@@ -80,3 +82,9 @@ def file_matches(spec, path):
 def function_matches(spec, qualified):
     """QUALIFIED (MODULE.QUALNAME) is SPEC's FUNCTION or ends in '.' and it."""
     return bool(LIB.cw_loop_spec_function_matches_v1(ctypes.byref(spec), qualified.encode()))
+
+
+def label_is_valid(label):
+    """LABEL matches [A-Za-z0-9_.-]{1,63} (the pragma's rule)."""
+    data = label.encode()
+    return bool(LIB.cw_label_is_valid_v1(data, len(data)))
