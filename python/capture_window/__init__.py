@@ -19,6 +19,9 @@ exit self-check. The site is the caller's FILE:LINE. Without the
 `python -m capture_window --loop FILE:LINE` zero edit, see __main__.py.
 Manual: docs/python.md.
 """
+import atexit
+import itertools
+import operator
 import sys
 
 from . import _runtime
@@ -46,7 +49,45 @@ def loop(iterable, start, count, label="step"):
     return _marked(s, iterable)
 
 
+# loop()'s iterations before attention_at need no call: they run as a
+# stretch of C iterators, map(_item, zip(limit, it, taken)), with no
+# Python bytecode per item but the generator's resumption. zip asks
+# `limit` (a range iterator) first, so the stretch stops before taking
+# an item it must not; `taken` (a count) moves only for an item handed
+# out, so the counter stays exact however the loop is left. A stretch
+# holds no iteration the runtime must end. (One case it cannot see: an
+# iterator whose __next__ enters the same loop on the same thread; the
+# item it then returns skips the inline test.)
+STRETCH = 8          # shorter runs go through the inline test one by one
+_item = operator.itemgetter(1)
+# A loop state (head) can have several entries in progress on its thread
+# (the body entered the loop again, or two generators of it take turns):
+# head -> [entries in progress, the stretch under way]. A stretch runs
+# only while its entry is the only one; a new entry settles a stretch
+# under way first (adds what it took to next and stops it short).
+_shared = {}
+
+
+def _settle(shared, c):
+    stretch = shared[1]
+    if stretch:
+        shared[1] = None
+        limit, taken = stretch
+        limit.__setstate__(_runtime.VALUE_MAX)  # its zip stops at the next item
+        c[0] += next(taken)
+
+
+def _settle_all():
+    """At exit, before the runtime's self-check reads the counters."""
+    for head, shared in list(_shared.items()):
+        _settle(shared, _runtime.counters(head))
+
+
+atexit.register(_settle_all)
+
+
 def _marked(site, iterable):
+    """loop()'s generator: the code the plugins emit around a C loop."""
     enter, begin, end, leave = (_runtime.enter, _runtime.begin, _runtime.end,
                                 _runtime.leave)
     head = enter(site)
@@ -54,20 +95,50 @@ def _marked(site, iterable):
         yield from iterable
         return
     c = _runtime.counters(head)
+    shared = _shared.get(head)
+    if shared is None:
+        shared = _shared[head] = [0, None]
+    else:
+        _settle(shared, c)
+    shared[0] += 1
+    drop = _shared.pop
     on = 0
     try:
-        for item in iterable:
-            # The plugins' inline test, cw->next++ >= cw->attention_at:
-            # outside windows (and with no NVTX tool) no call.
-            i = c[0]
-            c[0] = i + 1
-            if i >= c[1]:
-                on = begin(head)
-            yield item
-            if on:
-                on = 0
-                end(head)
+        it = iter(iterable)
+        while True:
+            k = c[1] - c[0]
+            if k >= STRETCH and shared[0] == 1:
+                limit, taken = iter(range(k)), itertools.count()
+                shared[1] = stretch = (limit, taken)
+                n = -1
+                try:
+                    yield from map(_item, zip(limit, it, taken))
+                finally:
+                    if shared[1] is stretch:   # not settled by another entry
+                        shared[1] = None
+                        n = next(taken)
+                        c[0] += n
+                if 0 <= n < k:                 # the iterable ran out
+                    return
+            for item in it:
+                # The plugins' inline test, cw->next++ >= cw->attention_at:
+                # outside windows (and with no NVTX tool) no call.
+                i = c[0]
+                c[0] = i + 1
+                if i >= c[1]:
+                    on = begin(head)
+                yield item
+                if on:
+                    on = 0
+                    end(head)
+                if c[1] - c[0] >= STRETCH and shared[0] == 1:
+                    break
+            else:
+                return
     finally:
+        shared[0] -= 1
+        if not shared[0]:
+            drop(head, None)
         leave(head, on)
 
 
@@ -85,7 +156,7 @@ class steps:
     `with` block ends the last one and leaves the loop (a window still
     open closes). One `with` per thread that runs the loop."""
 
-    __slots__ = ("_site", "_head", "_c", "_on")
+    __slots__ = ("_site", "_head", "_open", "_end")
 
     def __init__(self, start, count, label="step", _depth=0):
         self._site = _caller_site(1 + _depth, start, count, label)
@@ -93,33 +164,43 @@ class steps:
 
     def __enter__(self):
         head = _runtime.enter(self._site) if _runtime.LIB else None
-        self._head, self._on = head, 0
-        self._c = _runtime.counters(head) if head else None
-        return self if head else _idle
+        self._head = head
+        if not head:
+            return _idle
+        c, begin, end = _runtime.counters(head), _runtime.begin, _runtime.end
+        on = 0
 
-    def __call__(self):
-        if self._on:
-            self._on = 0
-            _runtime.end(self._head)
-        c = self._c
-        i = c[0]
-        c[0] = i + 1
-        if i >= c[1]:
-            self._on = _runtime.begin(self._head)
+        def step():
+            """Iteration i begins; i - 1 ends."""
+            nonlocal on
+            if on:
+                on = 0
+                end(head)
+            i = c[0]
+            c[0] = i + 1
+            if i >= c[1]:
+                on = begin(head)
+
+        def iteration_open():
+            return on
+
+        def end_iteration():
+            # For capture_window.integrations (framework callbacks): ends
+            # iteration i, begins none; _depth above puts the site at the
+            # callback's constructor.
+            nonlocal on
+            if on:
+                on = 0
+                end(head)
+
+        self._open, self._end = iteration_open, end_iteration
+        return step
 
     def __exit__(self, *exc):
         head, self._head = self._head, None
         if head:
-            _runtime.leave(head, self._on)
+            _runtime.leave(head, self._open())
         return False
-
-    # For capture_window.integrations (framework callbacks): end the
-    # iteration begun by the last call, if one is open, without beginning
-    # another; _depth above puts the site at the callback constructor.
-    def _end(self):
-        if self._on:
-            self._on = 0
-            _runtime.end(self._head)
 
 
 def _idle():
