@@ -74,7 +74,10 @@ def main():
     a = ap.parse_args()
     family = "before-3.12" if python_version(a.python) < (3, 12) else "python"
     runs, windows, _, exit_status, _, _, plugin_args = rpt.parse_source(a.source, family)
-    os.environ.update(PYTHONPATH=os.pathsep.join([a.package, here]),
+    # frameworks/: the stand-ins of transformers and lightning, found as
+    # installed packages are (a --loop FILE is looked up on the path).
+    frameworks = os.path.join(here, "frameworks")
+    os.environ.update(PYTHONPATH=os.pathsep.join([a.package, here, frameworks]),
                       CAPTURE_WINDOW_LIBRARY=a.runtime, CW_MARK_LIBRARY=a.mark,
                       PYTHONDONTWRITEBYTECODE="1")
     specs = [w for arg in plugin_args for w in ("--loop", arg[len(LOOP_ARG):])]
