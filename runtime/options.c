@@ -5,8 +5,11 @@
  * value is bad, and a strict parser. A bad value never stops the program: it
  * prints one line that names the variable, quotes the value, says what is
  * wrong with it (the parser's reason, through bad()) and shows the accepted
- * form, and the run behaves as CAPTURE_WINDOW=off. An empty value counts as
- * unset, so `CAPTURE_WINDOW= ./train` restores the default.
+ * form; the run then behaves as CAPTURE_WINDOW=off, unless the variable only
+ * changes what is printed (_VERBOSE, _SELFCHECK): that value is ignored and
+ * capture stays on. An empty value counts as unset, so
+ * `CAPTURE_WINDOW= ./train` restores the default. A CAPTURE_WINDOW_*
+ * variable of no row (a typo) gets one line naming the closest row.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -390,27 +393,41 @@ static void expand_times_path(void) {
 
 /* ---- the table ---------------------------------------------------------- */
 
+/* What a bad value does. A variable that decides what is captured turns
+   capture off: a guess would capture other steps than asked. One that only
+   changes what is printed cannot make the capture wrong: it is ignored. */
+enum when_bad { CAPTURE_OFF, IGNORED };
+
 struct option {
   const char *name;
   const char *accepted; /* shown when the value is bad */
   bool (*parse)(const char *value);
+  enum when_bad when_bad;
 };
 
 static const struct option options[] = {
     {"CAPTURE_WINDOW",
      "off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]",
-     parse_windows},
-    {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE, each [@INSTANCE][,...]", parse_loops},
-    {"CAPTURE_WINDOW_RANKS", "all or RANK or FIRST-LAST[,...]", parse_ranks},
-    {"CAPTURE_WINDOW_TRIGGER", "both, cuda or nvtx", parse_trigger},
-    {"CAPTURE_WINDOW_VERBOSE", "0 or 1", parse_verbose},
-    {"CAPTURE_WINDOW_SIGNAL", "USR1 or USR2", parse_signal},
-    {"CAPTURE_WINDOW_ALIGN", "a positive integer", parse_align},
-    {"CAPTURE_WINDOW_COUNT", "a positive integer", parse_count_setting},
-    {"CAPTURE_WINDOW_STEPS", "all, window or off", parse_steps},
-    {"CAPTURE_WINDOW_SELFCHECK", "0 or 1", parse_self_check},
-    {"CAPTURE_WINDOW_TIMES", "a path; %p is the pid, %r the rank, %% a %", parse_times},
+     parse_windows, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE, each [@INSTANCE][,...]", parse_loops,
+     CAPTURE_OFF},
+    {"CAPTURE_WINDOW_RANKS", "all or RANK or FIRST-LAST[,...]", parse_ranks, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_TRIGGER", "both, cuda or nvtx", parse_trigger, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_VERBOSE", "0 or 1", parse_verbose, IGNORED},
+    {"CAPTURE_WINDOW_SIGNAL", "USR1 or USR2", parse_signal, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_ALIGN", "a positive integer", parse_align, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_COUNT", "a positive integer", parse_count_setting, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_STEPS", "all, window or off", parse_steps, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_SELFCHECK", "0 or 1", parse_self_check, IGNORED},
+    {"CAPTURE_WINDOW_TIMES", "a path; %p is the pid, %r the rank, %% a %", parse_times,
+     CAPTURE_OFF},
 };
+
+#define N_OPTIONS (sizeof options / sizeof *options)
+
+/* The family's variables that others read: the Python door's loader. */
+static const char *const read_elsewhere[] = {"CAPTURE_WINDOW_LIBRARY"};
+#define N_ELSEWHERE (sizeof read_elsewhere / sizeof *read_elsewhere)
 
 /* The launchers' rank variables, first set wins (contract section 4). */
 static const char *const rank_variables[] = {
@@ -427,6 +444,94 @@ static bool reject(const char *name, const char *value, const char *accepted) {
          reason, accepted);
   cw_config.off = true;
   return false;
+}
+
+static void ignore(const char *name, const char *value, const char *accepted) {
+  cw_log("%s='%s' is invalid: %s (expected %s); ignored: it only changes what is printed",
+         name, value, reason, accepted);
+}
+
+/* ---- unknown CAPTURE_WINDOW_* variables --------------------------------- */
+
+#define NAME_MAX_COMPARED 64
+#define FAMILY_LEN (sizeof "CAPTURE_WINDOW_" - 1)
+
+/* The optimal string alignment distance of a[0, n) and b (insertions,
+   deletions, substitutions and swaps of two neighbours, each 1); both are
+   cut at NAME_MAX_COMPARED letters. */
+static int edit_distance(const char *a, size_t n, const char *b) {
+  size_t m = strlen(b);
+  if (n > NAME_MAX_COMPARED) n = NAME_MAX_COMPARED;
+  if (m > NAME_MAX_COMPARED) m = NAME_MAX_COMPARED;
+  int rows[3][NAME_MAX_COMPARED + 1]; /* rows i-2, i-1 and i, in turn */
+  for (size_t j = 0; j <= m; j++) rows[0][j] = (int)j;
+  for (size_t i = 1; i <= n; i++) {
+    int *row = rows[i % 3], *up = rows[(i - 1) % 3], *up2 = rows[(i + 1) % 3];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= m; j++) {
+      int best = up[j - 1] + (a[i - 1] != b[j - 1]);
+      if (up[j] + 1 < best) best = up[j] + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && up2[j - 2] + 1 < best)
+        best = up2[j - 2] + 1;
+      row[j] = best;
+    }
+  }
+  return rows[n % 3][m];
+}
+
+/* The length of the longest run of letters a[0, n) and b share: breaks a
+   tie of distances (CAPTURE_WINDOW_STEPTIMES is 4 from _STEPS and from
+   _TIMES, and holds all of TIMES). Called on the names' ends after
+   CAPTURE_WINDOW_, which they share. */
+static size_t longest_shared_run(const char *a, size_t n, const char *b) {
+  size_t best = 0, m = strlen(b);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < m; j++) {
+      size_t k = 0;
+      while (i + k < n && j + k < m && a[i + k] == b[j + k]) k++;
+      if (k > best) best = k;
+    }
+  return best;
+}
+
+static const char *known_name(size_t k) {
+  return k < N_OPTIONS ? options[k].name : read_elsewhere[k - N_OPTIONS];
+}
+
+static bool is_known(const char *name, size_t len) {
+  for (size_t k = 0; k < N_OPTIONS + N_ELSEWHERE; k++)
+    if (strlen(known_name(k)) == len && memcmp(known_name(k), name, len) == 0) return true;
+  return false;
+}
+
+static const char *closest_known(const char *name, size_t len) {
+  const char *best = NULL;
+  int best_distance = 0;
+  size_t best_run = 0;
+  for (size_t k = 0; k < N_OPTIONS + N_ELSEWHERE; k++) {
+    const char *known = known_name(k);
+    int distance = edit_distance(name, len, known);
+    size_t skip = strlen(known) < FAMILY_LEN ? strlen(known) : FAMILY_LEN; /* CAPTURE_WINDOW */
+    size_t run = longest_shared_run(name + FAMILY_LEN, len - FAMILY_LEN, known + skip);
+    if (!best || distance < best_distance || (distance == best_distance && run > best_run))
+      best = known, best_distance = distance, best_run = run;
+  }
+  return best;
+}
+
+/* One line for each CAPTURE_WINDOW_* variable set (not empty) that no part
+   of capture_window reads: a typo would otherwise be ignored in silence. */
+static void report_unknown_variables(void) {
+  static const char family[] = "CAPTURE_WINDOW_";
+  for (char **e = environ; e && *e; e++) {
+    const char *eq = strchr(*e, '=');
+    if (strncmp(*e, family, sizeof family - 1) != 0 || !eq || !eq[1]) continue;
+    size_t len = (size_t)(eq - *e);
+    if (!is_known(*e, len))
+      cw_log("%.*s is not a capture_window variable (ignored); did you mean %s?",
+             (int)len, *e, closest_known(*e, len));
+  }
 }
 
 /* The first rank variable set, or rank 0; false (capture off) if bad. */
@@ -454,11 +559,15 @@ static void apply_rank_filter(void) {
 
 void cw_config_load(void) {
   bool valid = true;
-  for (size_t k = 0; k < sizeof options / sizeof *options; k++) {
+  for (size_t k = 0; k < N_OPTIONS; k++) {
     const char *value = env(options[k].name);
-    if (value && !options[k].parse(value))
+    if (!value || options[k].parse(value)) continue;
+    if (options[k].when_bad == IGNORED)
+      ignore(options[k].name, value, options[k].accepted);
+    else
       valid = reject(options[k].name, value, options[k].accepted);
   }
+  report_unknown_variables();
   if (valid && (rank_ranges || (times_pattern && strstr(times_pattern, "%r"))))
     valid = read_rank();
   if (valid) apply_rank_filter();
