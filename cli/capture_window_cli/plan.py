@@ -515,22 +515,25 @@ def cmd_plan(args):
     if opts["help"]:
         print(HELP)
         return 0
-    status, files = 0, []
+    status, files, cuts = 0, [], []
     if opts["from"]:
         files = step_files(opts["from"])
-        loops = read_times(files)
+        loops = read_times(files, cuts=cuts)
     else:
         with tempfile.TemporaryDirectory(prefix="cw-plan-") as folder:
             rc, stopped = run_program(program, folder, opts["steps"])
-            loops = read_times(sorted(glob.glob(os.path.join(folder, "times.*"))))
+            loops = read_times(sorted(glob.glob(os.path.join(folder, "times.*"))), cuts=cuts)
         if rc != 0 and not stopped:
             print(f"{ME}: plan: {program[0]} exited with status {rc}", file=sys.stderr)
             status = 1
+    for line in cuts:  # the steps before a cut are planned
+        print(line, file=sys.stderr)
     if opts["steps"]:
         for loop in loops:
             loop["index"], loop["ns"] = loop["index"][:opts["steps"]], loop["ns"][:opts["steps"]]
     if not loops:
-        print(f"{ME}: plan: no step times recorded: was the program built with the capture-window "
+        print(f"{ME}: plan: no step times before the cut: nothing to plan" if cuts else
+              f"{ME}: plan: no step times recorded: was the program built with the capture-window "
               "plugin, and did a marked loop run?", file=sys.stderr)
         return 1
     several = len({l["place"] for l in loops}) > 1

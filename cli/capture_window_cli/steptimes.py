@@ -6,8 +6,9 @@ Format 2, what CAPTURE_WINDOW_TIMES writes: the line
 `# capture-window step times 2`, then records of little-endian int64s
   ID, -L, then L bytes: a loop line as in format 1 (ending in a newline)
   ID, N (1..RECORD_STEPS_MAX), then N pairs INDEX, NS: steps of loop ID
-A record cut short at the end (a run killed mid-write) is dropped. Each
-record is converted in C (array.frombytes).
+A record cut short at the end (a run killed mid-write) is dropped, and
+the reader says where it was cut (FileReader.cut). Each record is
+converted in C (array.frombytes).
 
 Format 1, text, for step times from elsewhere (a log turned into steps):
   # capture-window step times 1         the first line
@@ -16,7 +17,8 @@ Format 1, text, for step times from elsewhere (a log turned into steps):
                                         (@INSTANCE: a template instantiation's)
   ID INDEX NS                           a step; INDEX rises within a loop
   # ...                                 comments; blank lines are skipped
-A last line without its newline (a run killed mid-write) is dropped.
+A last line without its newline (a run killed mid-write) is dropped, and
+said so.
 
 Each loop comes back as {label, file, line, instance, place, thread,
 source, index, ns}
@@ -70,6 +72,14 @@ class FileReader:
 
     def __init__(self, path):
         self.path, self.by_id, self.loops, self.last = path, {}, [], {}
+        self.cut = None  # where the file is cut short, and what is read before it
+
+    def cut_short(self, where):
+        read = [len(loop["index"]) for loop in self.loops if loop["index"]]
+        before = (f"the {plural(sum(read), 'step')} before it ({plural(len(read), 'loop')}) are read"
+                  if read else "no whole step comes before it")
+        self.cut = (f"{ME}: plan: {self.path}: cut short {where}, as a run killed while writing "
+                    f"leaves it; {before}")
 
     def fail(self, n, reason):
         """n: the line's number, or "byte N" in format 2."""
@@ -173,7 +183,9 @@ class FileReader:
         view, pos = memoryview(data), 0
         pairs = {}  # loop ID -> its steps' pairs, as read
         steps = []  # (byte, loop ID, where its pairs start in pairs[ID], how many)
+        record, cut = 0, None  # the record's number; where the file is cut, if it is
         while pos + RECORD_HEAD.size <= len(data):
+            record += 1
             ident, n = RECORD_HEAD.unpack_from(data, pos)
             size = -n if n < 0 else 16 * n
             if not (0 < n <= RECORD_STEPS_MAX or 0 < -n <= LOOP_LINE_MAX):
@@ -181,8 +193,11 @@ class FileReader:
                           f"(a loop line of at most {LOOP_LINE_MAX} bytes, or 1 to "
                           f"{RECORD_STEPS_MAX} steps)")
             body = view[pos + RECORD_HEAD.size:pos + RECORD_HEAD.size + size]
-            if len(body) < size:
-                break  # cut short: what a killed run was writing
+            if len(body) < size:  # what a killed run was writing
+                what = f"the text of loop {ident}" if n < 0 else f"{plural(n, 'step')} of loop {ident}"
+                cut = (f"at byte {offset + pos}, in record {record} ({what}: "
+                       f"{RECORD_HEAD.size + len(body)} of its {RECORD_HEAD.size + size} bytes)")
+                break
             try:
                 if n < 0:
                     self.loop_record(ident, bytes(body))
@@ -195,6 +210,9 @@ class FileReader:
             except Bad as e:
                 self.fail(f"byte {offset + pos}", e)
             pos += RECORD_HEAD.size + size
+        if not cut and pos < len(data):
+            cut = (f"at byte {offset + pos}, in record {record + 1} (its head: {len(data) - pos} "
+                   f"of {RECORD_HEAD.size} bytes)")
         body = view = data = None  # the file's bytes go before the arrays are made
         if sys.byteorder == "big":
             for values in pairs.values():
@@ -208,6 +226,8 @@ class FileReader:
                     self.step_record(ident, pairs[ident][start:start + n])
                 except Bad as e:
                     self.fail(f"byte {at}", e)
+        if cut:
+            self.cut_short(cut)
 
     def loop_record(self, ident, line):
         if not line.endswith(b"\n") or b"\n" in line[:-1]:
@@ -232,6 +252,10 @@ class FileReader:
         self.last[ident] = index[-1]
 
 
+def plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def well_formed(index, ns):
     """Whether a loop's steps are of format 2: INDEX rising, NS in range."""
     return not index or rising(index, -1) and durations_in_range(ns)
@@ -254,10 +278,18 @@ def rising(index, last):
     return all(map(operator.lt, index, index[1:]))
 
 
-def read_file(path, by_lines=False):
+def read_file(path, by_lines=False, cuts=None):
     """The loops of one file; by_lines: the line-by-line reader only (the
-    tests compare the two)."""
+    tests compare the two); cuts: a list to append the line that says
+    where the file is cut short, if it is."""
     reader = FileReader(path)
+    loops = read_loops(reader, path, by_lines)
+    if reader.cut and cuts is not None:
+        cuts.append(reader.cut)
+    return loops
+
+
+def read_loops(reader, path, by_lines):
     n, pending = 1, b""
     with open(path, "rb") as f:
         first = f.readline()
@@ -276,6 +308,8 @@ def read_file(path, by_lines=False):
             cut = block.rfind(b"\n") + 1
             block, pending = block[:cut], block[cut:]
             n = read_block(reader, n, block, by_lines)
+    if pending.strip():
+        reader.cut_short(f"at line {n} (no newline)")
     return reader.loops
 
 
@@ -331,13 +365,13 @@ def starts_with_header(path):
         return False
 
 
-def read_times(paths, by_lines=False):
+def read_times(paths, by_lines=False, cuts=None):
     """The loops of the files, in the order their headers come; loops
-    without a step are left out."""
+    without a step are left out. cuts: as read_file's."""
     loops = []
     for path in paths:
         try:
-            loops += read_file(path, by_lines)
+            loops += read_file(path, by_lines, cuts)
         except OSError as e:
             raise Usage(f"{ME}: plan: cannot read {path}: {e.strerror}")
     return [l for l in loops if l["index"]]

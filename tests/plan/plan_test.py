@@ -267,11 +267,29 @@ def format2_cases(cw, f):
     loop = (1, b"loop 1 T7 step a.c:1\n")
     steps = [(i, 1000 + i) for i in range(40)]
     start = 30 + 16 + len(loop[1])  # the second record's byte
+    whole = format2([loop, (1, steps[:30]), (1, steps[30:])])
+    killed = "as a run killed while writing leaves it"
+    for name, tail, where in [
+            ("in a steps record", struct.pack("<qq", 1, 5) + b"\0" * 24,
+             "in record 4 (5 steps of loop 1: 40 of its 96 bytes)"),
+            ("in a record's head", struct.pack("<q", 1) + b"\0\0",
+             "in record 4 (its head: 10 of 16 bytes)"),
+            ("in a loop record", struct.pack("<qq", 2, -21) + b"loop 2",
+             "in record 4 (the text of loop 2: 22 of its 37 bytes)")]:
+        with open(f, "wb") as out:
+            out.write(whole + tail)
+        rc, out, err = plan(cw, ["--json", "--from", f])
+        expect(f"format 2: cut short {name}: the two records before it read, where it is cut said",
+               (rc, json.loads(out)["loops"][0]["iterations"] if rc == 0 else None, err),
+               (0, 40, f"capture-window: plan: {f}: cut short at byte {len(whole)}, {where}, {killed}; "
+                       "the 40 steps before it (1 loop) are read\n"))
     with open(f, "wb") as out:
-        out.write(format2([loop, (1, steps[:30]), (1, steps[30:])]) + struct.pack("<qq", 1, 5) + b"\0" * 24)
-    rc, out, err = plan(cw, ["--json", "--from", f])
-    expect("format 2: two records read, the one cut short at the end dropped",
-           (rc, json.loads(out)["loops"][0]["iterations"] if rc == 0 else err), (0, 40))
+        out.write(format2([loop]) + struct.pack("<qq", 1, 30) + b"\0" * 100)
+    expect("format 2: cut short in its first steps record: nothing to plan, and why",
+           plan(cw, ["--from", f]),
+           (1, "", f"capture-window: plan: {f}: cut short at byte {start}, in record 2 (30 steps of "
+                   f"loop 1: 116 of its 496 bytes), {killed}; no whole step comes before it\n"
+                   "capture-window: plan: no step times before the cut: nothing to plan\n"))
     for records, at, reason in [
             ([loop, (1, [])], start, "not a record: loop 1, 0 (a loop line of at most 65536 bytes, "
                                      "or 1 to 65536 steps)"),
@@ -402,8 +420,9 @@ def analysis_cases(cw):
     with open(f, "a") as out_file:
         out_file.write("1 30 10")
     rc, out, err = plan(cw, ["--json", "--from", f])
-    expect("analysis: a cut last line", (rc, json.loads(out)["loops"][0]["iterations"] if rc == 0 else err),
-           (0, 30))
+    expect("analysis: a cut last line", (rc, json.loads(out)["loops"][0]["iterations"] if rc == 0 else None, err),
+           (0, 30, f"capture-window: plan: {f}: cut short at line 33 (no newline), as a run killed "
+                   "while writing leaves it; the 30 steps before it (1 loop) are read\n"))
     with open(f, "a") as out_file:
         out_file.write("\nsomething else\n")
     expect("analysis: a line that is not a step", plan(cw, ["--from", f]),
