@@ -2,7 +2,7 @@
 """python_loop_bench.py - the per-iteration cost of the Python door's
 forms against a bare Python loop timed in the same process.
 
-    python3 bench/python_loop_bench.py [--build build] [--python PY] [--procs 3]
+    python3 bench/python_loop_bench.py [--build build] [--python PY]... [--procs 3]
 
 Configurations, each its own process (the runtime reads the environment
 once), taking turns --procs times:
@@ -10,17 +10,23 @@ once), taking turns --procs times:
   default  the loops' own windows (far away: never open), no NVTX tool
   tool     the same with NVTX_INJECTION64_PATH=libcw_nvtx_null.so, a
            do-nothing tool: every iteration gets its L#i range
-Forms: loop() over range(n), steps() in a while loop, and (Python 3.12+)
-the zero edit, `python -m capture_window --loop` of an unmarked loop. The
+Forms: loop() over range(n), steps() in a while loop, and the zero edit,
+`python -m capture_window --loop` of an unmarked loop ("n/a" and the
+reason where that command fails on the Python timed). The
 zero edit's process also times the bare loop, a function it does not
 mark: the cost of the zero edit on the rest of the program is that
 bare loop's time against the bare loop of a process without it.
-Each number is the best of --rounds rounds of --n iterations, then the
-median over the processes. The numbers: docs/python.md, "Cost".
+Each number is the best of --rounds rounds of --n iterations (the forms
+of a process take turns in each round), then the median over the
+processes; "over bare" is the difference. Each --python
+(default: every pyenv Python 3.10 or newer) gets its table, in one run.
+The numbers: docs/python.md, "Cost".
 """
 import argparse
+import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -70,20 +76,21 @@ def stepped(n):
     return x
 
 
-def best(f, n, rounds):
-    f(100)                          # first entry: the runtime reads its settings
-    times = []
-    for _ in range(rounds):
-        t = time.perf_counter_ns()
-        f(n)
-        times.append(time.perf_counter_ns() - t)
-    return min(times) / n
-
-
 def child(forms, n, rounds):
+    """Each form's best round; the forms take turns within each round, so
+    a change of load on the machine meets them all."""
     table = dict(bare=bare, unmarked=unmarked, wrapped=wrapped, bare_while=bare_while,
                  stepped=stepped)
-    print(json.dumps({f: best(table[f], n, rounds) for f in forms}))
+    best = {}
+    for f in forms:
+        table[f](100)               # first entry: the runtime reads its settings
+    for _ in range(rounds):
+        for f in forms:
+            t = time.perf_counter_ns()
+            table[f](n)
+            ns = (time.perf_counter_ns() - t) / n
+            best[f] = min(best.get(f, ns), ns)
+    print(json.dumps(best))
 
 
 def zero_edit_line():
@@ -93,10 +100,70 @@ def zero_edit_line():
     return start + 3
 
 
+def pythons():
+    """Every pyenv Python 3.10 or newer, or this one."""
+    try:
+        root = subprocess.run(["pyenv", "root"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        root = ""
+    found = sorted(glob.glob(os.path.join(root, "versions", "3.1[0-9].*", "bin", "python3")),
+                   key=lambda p: [int(x) for x in re.findall(r"\d+", p.split("/")[-3])])
+    return found or [sys.executable]
+
+
+def run_child(cmd, env):
+    """The child's numbers, or the reason it gave none (its last stderr line)."""
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode:
+        lines = p.stderr.strip().splitlines() or ["exit status %d" % p.returncode]
+        return lines[-1]
+    return json.loads(p.stdout)
+
+
+def bench(python, a, env, configs):
+    me = os.path.abspath(__file__)
+    args = ["--n", str(a.n), "--rounds", str(a.rounds), "--child"]
+    commands = {"": [python, me] + args + ["bare", "wrapped", "bare_while", "stepped"],
+                "zero": [python, "-m", "capture_window", "--loop",
+                         "%s:%d:%d:1" % (me, zero_edit_line(), FAR), me] + args + [
+                         "bare", "unmarked"]}
+    runs, failed = {}, {}
+    for _ in range(a.procs):
+        for name, extra in configs.items():
+            for key, cmd in commands.items():
+                if (name, key) in failed:
+                    continue
+                out = run_child(cmd, dict(env, **extra))
+                if isinstance(out, str):
+                    failed[(name, key)] = out
+                    continue
+                for form, ns in out.items():
+                    runs.setdefault((name, key, form), []).append(ns)
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    version = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
+                             capture_output=True, text=True).stdout.strip()
+    print("Python %s, %d processes per configuration, best of %d x %d iterations"
+          % (version, a.procs, a.rounds, a.n))
+    print("%-8s %-22s %9s %9s %9s %7s" % ("config", "form", "ns/iter", "bare", "over bare",
+                                          "ratio"))
+    for name in configs:
+        rows = [("loop()", "", "wrapped", "", "bare"), ("steps()", "", "stepped", "", "bare_while"),
+                ("zero edit", "zero", "unmarked", "zero", "bare"),
+                ("zero edit: other code", "zero", "bare", "", "bare")]
+        for form, key, f, base_key, base in rows:
+            if (name, key) in failed or (name, base_key) in failed:
+                print("%-8s %-22s n/a (%s)" % (name, form, failed.get((name, key))
+                                               or failed[(name, base_key)]))
+                continue
+            ns, b = med[(name, key, f)], med[(name, base_key, base)]
+            print("%-8s %-22s %9.1f %9.1f %9.1f %6.2fx" % (name, form, ns, b, ns - b, ns / b))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
-    ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--python", action="append",
+                    help="the Python to time (repeat it; default: every pyenv 3.10+)")
     ap.add_argument("--procs", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--n", type=int, default=200000)
@@ -111,37 +178,10 @@ def main():
         env.pop(var, None)
     configs = {"off": {"CAPTURE_WINDOW": "off"}, "default": {},
                "tool": {"NVTX_INJECTION64_PATH": os.path.join(a.build, "bench", "libcw_nvtx_null.so")}}
-    version = subprocess.run([a.python, "-c", "import sys; print(sys.version_info >= (3, 12))"],
-                             capture_output=True, text=True).stdout.strip() == "True"
-    me = os.path.abspath(__file__)
-    args = ["--n", str(a.n), "--rounds", str(a.rounds), "--child"]
-    runs = {}
-    for _ in range(a.procs):
-        for name, extra in configs.items():
-            commands = {"": [a.python, me] + args + ["bare", "wrapped", "bare_while", "stepped"]}
-            if version:
-                commands["zero"] = [a.python, "-m", "capture_window", "--loop",
-                                    "%s:%d:%d:1" % (me, zero_edit_line(), FAR), me] + args + [
-                                    "bare", "unmarked"]
-            for key, cmd in commands.items():
-                out = subprocess.run(cmd, env=dict(env, **extra), capture_output=True,
-                                     text=True, check=True).stdout
-                for form, ns in json.loads(out).items():
-                    runs.setdefault((name, key, form), []).append(ns)
-    med = {k: statistics.median(v) for k, v in runs.items()}
-    print("Python %s, %d processes per configuration, best of %d x %d iterations"
-          % (subprocess.run([a.python, "-c", "import platform; print(platform.python_version())"],
-                            capture_output=True, text=True).stdout.strip(),
-             a.procs, a.rounds, a.n))
-    print("%-8s %-22s %9s %9s %7s" % ("config", "form", "ns/iter", "bare", "ratio"))
-    for name in configs:
-        rows = [("loop()", med[(name, "", "wrapped")], med[(name, "", "bare")]),
-                ("steps()", med[(name, "", "stepped")], med[(name, "", "bare_while")])]
-        if version:
-            rows += [("zero edit", med[(name, "zero", "unmarked")], med[(name, "zero", "bare")]),
-                     ("zero edit: other code", med[(name, "zero", "bare")], med[(name, "", "bare")])]
-        for form, ns, base in rows:
-            print("%-8s %-22s %9.1f %9.1f %6.2fx" % (name, form, ns, base, ns / base))
+    for k, python in enumerate(a.python or pythons()):
+        if k:
+            print()
+        bench(python, a, env, configs)
 
 
 if __name__ == "__main__":

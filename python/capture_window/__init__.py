@@ -101,13 +101,13 @@ def _marked(site, iterable):
     else:
         _settle(shared, c)
     shared[0] += 1
-    drop = _shared.pop
+    drop, least = _shared.pop, STRETCH
     on = 0
     try:
         it = iter(iterable)
         while True:
             k = c[1] - c[0]
-            if k >= STRETCH and shared[0] == 1:
+            if k >= least and shared[0] == 1:
                 limit, taken = iter(range(k)), itertools.count()
                 shared[1] = stretch = (limit, taken)
                 n = -1
@@ -127,12 +127,14 @@ def _marked(site, iterable):
                 c[0] = i + 1
                 if i >= c[1]:
                     on = begin(head)
-                yield item
-                if on:
-                    on = 0
-                    end(head)
-                if c[1] - c[0] >= STRETCH and shared[0] == 1:
-                    break
+                    yield item
+                    if on:
+                        on = 0
+                        end(head)
+                else:
+                    yield item
+                    if c[1] - i > least and shared[0] == 1:
+                        break                  # to a stretch
             else:
                 return
     finally:
