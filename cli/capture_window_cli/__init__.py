@@ -8,6 +8,7 @@ check what the reports hold, and plan where to cut.
                          [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--count C] --from PATH...
+  capture-window --version
 
 profile runs
   nsys profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop \\

@@ -13,7 +13,8 @@ class Usage(Exception):
 
 
 def usage():
-    return Usage("\n".join(HELP.splitlines()[3:8]))
+    """The synopsis: the manual's second paragraph."""
+    return Usage(HELP.strip().split("\n\n")[1])
 
 
 def verb_help(verb):
@@ -32,6 +33,36 @@ def verb_help(verb):
 
 def nsys_command():
     return os.environ.get("NSYS") or "nsys"
+
+
+def cannot_run(command, error, variable, tool):
+    """The line for a tool that would not start: which variable names it."""
+    return f"cannot run {command}: {error.strerror} ({variable} names the {tool} to run)"
+
+
+def version():
+    """The project's version. Its one place is the top CMakeLists.txt's
+    project(VERSION): read there in the source tree; installed by CMake,
+    _version.py, which the build writes from it; installed from the wheel,
+    the wheel's metadata (make_wheel.py checks that it is the same)."""
+    try:
+        from ._version import VERSION
+        return VERSION
+    except ImportError:
+        pass
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "CMakeLists.txt")
+    try:
+        with open(top) as f:
+            m = re.search(r"^project\(capture_window\s+VERSION\s+([0-9.]+)", f.read(), re.M)
+        if m:
+            return m.group(1)
+    except OSError:
+        pass
+    from importlib import metadata
+    try:
+        return metadata.version("capture-window")
+    except metadata.PackageNotFoundError:
+        return "unknown (neither installed nor in its source tree)"
 
 
 def human(size):
@@ -57,6 +88,11 @@ def duration(ns):
 
 def commas(n):
     return f"{n:,}"
+
+
+def plural(n, word):
+    """1 step, 2 steps, 1,000 steps."""
+    return f"{commas(n)} {word}{'' if n == 1 else 's'}"
 
 
 def spans(indexes):

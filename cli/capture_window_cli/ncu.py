@@ -25,7 +25,8 @@ import shutil
 import subprocess
 import sys
 
-from .common import ME, Usage, human, commas, spans, option_value, parse_expect, program_name
+from .common import (ME, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
+                     program_name)
 from .profile import rank_variable, none_due
 
 USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
@@ -105,7 +106,7 @@ def imported(report, *filters):
     try:
         p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     except OSError as e:
-        return None, f"cannot run {ncu_command()}: {e.strerror} (NCU names the ncu to run)"
+        return None, cannot_run(ncu_command(), e, "NCU", "ncu")
     lines = p.stdout.splitlines()
     if p.returncode != 0:
         return None, next((x for x in lines if x.strip()), f"exit status {p.returncode}")
@@ -199,14 +200,14 @@ def check_ncu_report(report, label, expect):
     if not every:
         return verdict(False, "no kernels profiled: did the window open (a program built with "
                        "the plugin, a loop that reaches START)? " + size, 0)
-    kernels = f"{commas(len(every))} kernel{'s' * (len(every) != 1)}"
+    kernels = plural(len(every), 'kernel')
     outside = len(every) - len(inside)
     if outside:
         return verdict(False, f"{commas(outside)} of {kernels} ran outside window '{label}' (ncu "
                        "run without --profile-from-start off, or another thread's kernels?)",
                        len(every))
     steps, own, unknown = steps_of(report, inside, label)
-    found = f"{len(steps)} step{'s' * (len(steps) != 1)} ({label}#{spans(steps)})" if steps else "no step"
+    found = f"{plural(len(steps), 'step')} ({label}#{spans(steps)})" if steps else "no step"
     if unknown:
         return verdict(False, f"found {found}; {commas(own)} of {kernels} lie under ranges of the "
                        f"program's own, whose step only their whole NVTX stack names, and that "
@@ -239,7 +240,7 @@ def profile_ncu(args):
     try:
         status = subprocess.call(command, env=dict(os.environ, **variables))
     except OSError as e:
-        print(f"{ME}: cannot run {command[0]}: {e}", file=sys.stderr)
+        print(f"{ME}: {cannot_run(command[0], e, 'NCU', 'ncu')}", file=sys.stderr)
         return 1
     reason = none_due()
     if not os.path.isfile(report):

@@ -36,7 +36,7 @@ from array import array
 from collections import Counter
 from itertools import chain, compress, islice
 
-from .common import ME, Usage, duration, option_value, program_name
+from .common import ME, Usage, duration, option_value, plural, program_name
 from .plot import plot
 from .steptimes import read_times, step_files
 
@@ -327,7 +327,7 @@ def suggestions(a, loops_env, program):
     if a["_steady_start"] is not None:
         s = a["_steady_start"]
         env = f"CAPTURE_WINDOW={s}:{count}"
-        out.append({"why": f"steady state: {count} steps after the warm-up, none slow",
+        out.append({"why": f"steady state: {plural(count, 'step')} after the warm-up, none slow",
                     "env": env, "nsys": nsys_line(env, "stop", loops_env, program)})
     coinciding = set(a["coinciding"])
     for e in a["periodic"]:
@@ -365,7 +365,7 @@ def several_line(a):
 def text_report(loop, a, where):
     w = a["warmup_end"]
     lines = [f"loop '{loop['label']}' ({loop['place']}) thread {loop['thread']}"
-             f"{where}: {a['iterations']} iterations",
+             f"{where}: {plural(a['iterations'], 'iteration')}",
              f"  warm-up: {'iterations 0-%d' % (w - 1) if w > 1 else 'iteration 0' if w == 1 else 'none'}"
              f" (steady from {w})",
              f"  steady: median {duration(a['steady']['median_ns'])}, spread {a['steady']['spread_pct']:.1f}%"]
@@ -384,7 +384,7 @@ def text_report(loop, a, where):
     for s in a["suggest"]:
         lines += [f"    {s['why']}: {s['env']}", f"      {s['nsys']}"]
     if a["_steady_start"] is None:
-        lines.append(f"  no steady state: no {a['_count']} steps in a row after the warm-up "
+        lines.append(f"  no steady state: no {plural(a['_count'], 'step')} in a row after the warm-up "
                      "without a slow one")
     return "\n".join(lines)
 

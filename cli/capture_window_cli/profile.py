@@ -7,7 +7,8 @@ import shlex
 import subprocess
 import sys
 
-from .common import ME, Usage, parse_expect, option_value, nsys_command, program_name
+from .common import (ME, Usage, cannot_run, parse_expect, option_value, nsys_command,
+                     program_name)
 from .report import check_report
 
 RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")
@@ -161,7 +162,7 @@ def cmd_profile(args):
     try:
         nsys_status = subprocess.call(command)
     except OSError as e:
-        print(f"{ME}: cannot run {command[0]}: {e}", file=sys.stderr)
+        print(f"{ME}: {cannot_run(command[0], e, 'NSYS', 'nsys')}", file=sys.stderr)
         return 1
     reason = none_due()
     reports = written_reports(stem)

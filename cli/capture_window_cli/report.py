@@ -8,7 +8,7 @@ import re
 import sqlite3
 import subprocess
 
-from .common import (ME, Usage, usage, human, commas, spans, and_list, parse_expect,
+from .common import (ME, Usage, usage, cannot_run, plural, human, commas, spans, and_list, parse_expect,
                      option_value, nsys_command)
 from .straggler import nccl_waits
 
@@ -37,7 +37,7 @@ def export(report):
                             "-o", db, report], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True)
     except OSError as e:
-        return None, f"cannot run {nsys_command()}: {e.strerror} (NSYS names the nsys to run)"
+        return None, cannot_run(nsys_command(), e, "NSYS", "nsys")
     if p.returncode != 0 or not os.path.isfile(db):
         first = next((line for line in p.stdout.splitlines() if line.strip()), f"exit status {p.returncode}")
         return None, first
@@ -170,7 +170,7 @@ def odd_steps(trace, label):
             names = collections.Counter(dict(pattern[0]))
             count = sum(names.values())
             each = " each" if len(steps) > 1 else ""
-            part = f"{label}#{spans(s.index for s in steps)} launched {commas(count)} kernels{each}"
+            part = f"{label}#{spans(s.index for s in steps)} launched {plural(count, 'kernel')}{each}"
             if count == norm_count and names != norm_names:
                 part += f" ({name_difference(names, norm_names, trace.short)})"
             held = own_ranges(steps[0], pattern[1] - norm[1])
@@ -241,8 +241,8 @@ def check_report(report, label, expect):
                   step_kernels=[{"step": s.index, "thread": s.gtid % TID_MODULUS,
                                  "kernels": sum(s.names.values()), "names": dict(sorted(s.names.items())),
                                  "ranges": own_range_kernels(s)} for s in trace.steps])
-    found = f"{len(indexes)} steps ({label}#{spans(indexes)})"
-    tail = f"{commas(trace.kernels)} kernels, {human(size)}"
+    found = f"{plural(len(indexes), 'step')} ({label}#{spans(indexes)})"
+    tail = f"{plural(trace.kernels, 'kernel')}, {human(size)}"
     if trace.kernels == 0:
         return verdict("no_kernels", "no kernels captured: the window closed before any GPU work "
                        f"(or nsys ran without -t cuda); {human(size)}")
@@ -262,7 +262,7 @@ def check_report(report, label, expect):
             return verdict("other_steps", f"found {found}, expected {count} ({label}#{spans(want)})")
         if outside:   # another thread's window held the profiler on after this one closed
             extra = f" (also {label}#{spans(outside)} of threads whose window closed first)"
-        found = f"{count} steps ({label}#{spans(want)})"
+        found = f"{plural(count, 'step')} ({label}#{spans(want)})"
     elif "," in spans(indexes):
         return verdict("several_windows", f"found {found}: several windows in one report "
                        "(use --capture-range-end=repeat for a report per window)")

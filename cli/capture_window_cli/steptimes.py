@@ -37,7 +37,7 @@ import sys
 from array import array
 from itertools import compress
 
-from .common import ME, Usage
+from .common import ME, Usage, plural
 
 HEADER = b"# capture-window step times "
 VERSIONS = (b"1", b"2")
@@ -250,10 +250,6 @@ class FileReader:
             raise Bad(f"a duration of loop {ident} outside 0 to 10^{MAX_DIGITS} ns: "
                       f"{min(ns) if min(ns) < 0 else max(ns)}")
         self.last[ident] = index[-1]
-
-
-def plural(n, word):
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def well_formed(index, ns):

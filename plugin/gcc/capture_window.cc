@@ -122,14 +122,10 @@
 /* The core's one exported symbol; everything else is hidden. */
 #define CW_EXPORT __attribute__ ((visibility ("default")))
 
-static struct plugin_info cw_plugin_info = {
-  "0.1",
-  "Instrument loops marked with #pragma capture_window(START, COUNT "
-  "[, \"LABEL\"]).\nArguments: -fplugin-arg-capture_window-verbose, "
-  "-fplugin-arg-capture_window-all-loops[=START:COUNT], "
-  "-fplugin-arg-capture_window-loop=SPEC, "
-  "-fplugin-arg-capture_window-loop-optional=SPEC"
-};
+/* The help text GCC shows (--help with -v), its argument list written
+   from cw_arguments at start-up. */
+static char cw_help[1024];
+static struct plugin_info cw_plugin_info = { "0.1", cw_help };
 
 bool cw_verbose;
 bool cw_all_loops;
@@ -388,8 +384,99 @@ add_loop_argument (const struct plugin_name_args *info,
   return true;
 }
 
-/* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, all-loops, loop,
-   loop-optional, and portable, which does nothing. */
+static bool
+take_verbose (const struct plugin_name_args *, const struct plugin_argument *)
+{
+  cw_verbose = true;
+  return true;
+}
+
+static bool
+take_portable (const struct plugin_name_args *, const struct plugin_argument *)
+{
+  return true;
+}
+
+static bool
+take_all_loops (const struct plugin_name_args *info,
+		const struct plugin_argument *arg)
+{
+  char buf[512];
+  if (cw_parse_all_loops_value (arg->value, &cw_all_loops_window.start,
+				&cw_all_loops_window.count))
+    return cw_all_loops = true;
+  error ("%s", cw_format_bad_all_loops (buf, sizeof buf, info->base_name,
+					arg->value));
+  return false;
+}
+
+static bool
+take_loop (const struct plugin_name_args *info,
+	   const struct plugin_argument *arg)
+{
+  return add_loop_argument (info, arg, false);
+}
+
+static bool
+take_loop_optional (const struct plugin_name_args *info,
+		    const struct plugin_argument *arg)
+{
+  return add_loop_argument (info, arg, true);
+}
+
+/* The plugin's arguments, -fplugin-arg-capture_window-KEY[=VALUE]: the one
+   list, which the parser, the unknown-argument error and the help text
+   all read, so that none of them can leave one out. */
+static const struct cw_argument
+{
+  const char *key;
+  const char *value_form; /* "" takes no value; "[=...]" may take one */
+  bool (*take) (const struct plugin_name_args *,
+		const struct plugin_argument *);
+} cw_arguments[] = {
+  { "verbose", "", take_verbose },
+  { "portable", "", take_portable },
+  { "all-loops", "[=START:COUNT]", take_all_loops },
+  { "loop", "=SPEC", take_loop },
+  { "loop-optional", "=SPEC", take_loop_optional },
+};
+
+/* Whether ARG is A: a key of no value form takes no value; the others
+   judge their values themselves (a missing SPEC is a bad SPEC). */
+static bool
+is_argument (const struct cw_argument *a, const struct plugin_argument *arg)
+{
+  return strcmp (arg->key, a->key) == 0 && (a->value_form[0] || !arg->value);
+}
+
+/* "'-fplugin-arg-P-verbose', '-fplugin-arg-P-portable', ... and
+   '-fplugin-arg-P-loop-optional=SPEC'" into BUF. */
+static const char *
+argument_list (char *buf, size_t size, const char *plugin)
+{
+  size_t n = sizeof cw_arguments / sizeof *cw_arguments, len = 0;
+  buf[0] = '\0';
+  for (size_t k = 0; k < n && len < size; k++)
+    len += snprintf (buf + len, size - len, "%s'-fplugin-arg-%s-%s%s'",
+		     k == 0 ? "" : k + 1 == n ? " and " : ", ", plugin,
+		     cw_arguments[k].key, cw_arguments[k].value_form);
+  return buf;
+}
+
+static void
+unknown_argument (const struct plugin_name_args *info,
+		  const struct plugin_argument *arg)
+{
+  char list[768], buf[1024];
+  snprintf (buf, sizeof buf,
+	    "unknown argument '-fplugin-arg-%s-%s%s%s' for plugin %s (the "
+	    "arguments are %s)", info->base_name, arg->key,
+	    arg->value ? "=" : "", arg->value ? arg->value : "",
+	    info->base_name, argument_list (list, sizeof list, info->base_name));
+  error ("%s", buf);
+}
+
+/* Each -fplugin-arg-capture_window-KEY[=VALUE], by cw_arguments. */
 static bool
 parse_plugin_arguments (const struct plugin_name_args *info)
 {
@@ -397,38 +484,23 @@ parse_plugin_arguments (const struct plugin_name_args *info)
   for (int i = 0; i < info->argc; i++)
     {
       const struct plugin_argument *arg = &info->argv[i];
-      char buf[512];
-      if (strcmp (arg->key, "verbose") == 0 && !arg->value)
+      const struct cw_argument *a = NULL;
+      for (const struct cw_argument &known : cw_arguments)
+	if (is_argument (&known, arg))
+	  a = &known;
+      if (a)
+	ok &= a->take (info, arg);
+      else
 	{
-	  cw_verbose = true;
-	  continue;
-	}
-      if (strcmp (arg->key, "portable") == 0 && !arg->value)
-	continue;
-      if (strcmp (arg->key, "loop") == 0
-	  || strcmp (arg->key, "loop-optional") == 0)
-	{
-	  ok &= add_loop_argument (info, arg, arg->key[4] != '\0');
-	  continue;
-	}
-      if (strcmp (arg->key, "all-loops") == 0)
-	{
-	  if (cw_parse_all_loops_value (arg->value, &cw_all_loops_window.start,
-					&cw_all_loops_window.count))
-	    {
-	      cw_all_loops = true;
-	      continue;
-	    }
-	  error ("%s", cw_format_bad_all_loops (buf, sizeof buf,
-						info->base_name, arg->value));
+	  unknown_argument (info, arg);
 	  ok = false;
-	  continue;
 	}
-      error ("%s", cw_format_unknown_argument (buf, sizeof buf,
-					       info->base_name, arg->key,
-					       arg->value));
-      ok = false;
     }
+  char list[768];
+  snprintf (cw_help, sizeof cw_help,
+	    "Instrument loops marked with #pragma capture_window(START, COUNT "
+	    "[, \"LABEL\"]).\nArguments: %s",
+	    argument_list (list, sizeof list, info->base_name));
   return ok;
 }
 

@@ -1,28 +1,60 @@
 #!/usr/bin/env python3
 """The command's own manners: `--help` on every verb (and only among the
-verb's own options: after the program or '--' it is the program's), and
-output to a closed pipe (`capture-window plan --from F | head -2`) ending
-quietly with status 141 (128 + SIGPIPE), as standard tools end.
+verb's own options: after the program or '--' it is the program's),
+`--version` (the CMake project's, in the source tree and installed), the
+synopsis for no command, a profiler that does not start naming the
+variable that picks it, and output to a closed pipe (`capture-window plan
+--from F | head -2`) ending quietly with status 141 (128 + SIGPIPE), as
+standard tools end.
 
-Usage: usage_test.py CAPTURE_WINDOW_COMMAND
+Usage: usage_test.py CAPTURE_WINDOW_COMMAND PROJECT_VERSION BUILD_VERSION_PY
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CW = os.path.abspath(sys.argv[1])
+PROJECT_VERSION, BUILD_VERSION_PY = sys.argv[2], sys.argv[3]
 FAKE = os.path.join(HERE, "fake-nsys")
 failures = []
 
 
-def run(args, stdout=subprocess.PIPE, env=None):
+def run(args, stdout=subprocess.PIPE, env=None, command=CW):
     environ = {k: v for k, v in os.environ.items() if not k.startswith("CAPTURE_WINDOW")}
     environ.update(env or {})
-    p = subprocess.run([CW, *args], stdout=stdout, stderr=subprocess.PIPE, text=True,
+    p = subprocess.run([command, *args], stdout=stdout, stderr=subprocess.PIPE, text=True,
                        env=environ, timeout=60)
     return p.returncode, p.stdout or "", p.stderr
+
+
+def version_cases(folder):
+    """--version: the top CMakeLists.txt's, read in the source tree; in the
+    layout `cmake --install` makes (no CMakeLists.txt near), _version.py,
+    which the build writes from it."""
+    check("--version (source tree)", run(["--version"]), (0, f"capture-window {PROJECT_VERSION}\n", ""))
+    check("-V", run(["-V"]), (0, f"capture-window {PROJECT_VERSION}\n", ""))
+    prefix = os.path.join(folder, "prefix")
+    package = os.path.join(prefix, "share", "capture-window", "python", "capture_window_cli")
+    os.makedirs(os.path.join(prefix, "bin"))
+    shutil.copy(CW, os.path.join(prefix, "bin"))
+    shutil.copytree(os.path.join(os.path.dirname(CW), "capture_window_cli"), package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(BUILD_VERSION_PY, package)
+    check("--version (installed)", run(["--version"], command=os.path.join(prefix, "bin", "capture-window")),
+          (0, f"capture-window {PROJECT_VERSION}\n", ""))
+
+
+def synopsis():
+    """What the manual's synopsis paragraph says, as no command prints it."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "cli_manual", os.path.join(os.path.dirname(CW), "capture_window_cli", "__init__.py"))
+    manual = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(manual)
+    return manual.__doc__.strip().split("\n\n")[1] + "\n"
 
 
 def check(name, got, want):
@@ -54,6 +86,19 @@ PLAN_HELP = ["usage: capture-window plan [OPTIONS] -- PROGRAM [ARG...]",
 
 
 def main():
+    lines = synopsis().splitlines()
+    check("no command: the synopsis, every verb and --version", (run([]), lines[-3:]), (
+        (2, "", synopsis()),
+        ["  capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]",
+         "  capture-window plan [--json] [--plot FILE] [--count C] --from PATH...",
+         "  capture-window --version"]))
+    check("an unknown command", run(["prof"]),
+          (2, "", "capture-window: unknown command 'prof' (profile, check or plan; --help, --version)\n"))
+    for tool, variable, args in (("nsys", "NSYS", []), ("ncu", "NCU", ["--tool", "ncu"])):
+        status, out, err = run(["profile", *args, "--", "./train"], env={variable: "/no/such/" + tool})
+        check(f"profile{' ' if args else ''}{' '.join(args)} without {tool}", (status, out, err.splitlines()[-1:]),
+              (1, "", [f"capture-window: cannot run /no/such/{tool}: No such file or directory "
+                       f"({variable} names the {tool} to run)"]))
     for verb in ("profile", "check", "plan"):
         for words in (["--help"], ["-h"], ["--label", "x", "--help"]):
             status, out, err = run([verb, *words])
@@ -66,6 +111,7 @@ def main():
                   (0, "", ["usage:", SYNOPSIS[verb]], True))
     # After the program, or after '--', --help belongs to the program.
     with tempfile.TemporaryDirectory() as folder:
+        version_cases(folder)
         log = os.path.join(folder, "nsys.log")
         open(log, "w").close()
         env = {"NSYS": FAKE, "FAKE_NSYS_LOG": log}

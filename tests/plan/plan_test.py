@@ -415,6 +415,18 @@ def analysis_cases(cw):
            ["loop 'tmpl' (lt.cpp:10@tmpl<int>) thread 7: 30 iterations",
             "loop 'tmpl' (src/lt.cpp:10@pair<std::map<int,int>,long>) thread 7: 30 iterations"])
 
+    steps_file(f, [(7, "step", "train.c:42", [1000])])
+    expect("analysis: one iteration, singular", plan(cw, ["--from", f])[:2], (0, "\n".join([
+        "loop 'step' (train.c:42) thread 7: 1 iteration",
+        "  warm-up: none (steady from 0)",
+        "  steady: median 1.00 us, spread 0.0%",
+        "  outliers: none",
+        "  no steady state: no 3 steps in a row after the warm-up without a slow one"]) + "\n"))
+
+    steps_file(f, [(7, "step", "train.c:42", [1000] * 20)])
+    expect("analysis: --count 1, singular", plan(cw, ["--count", "1", "--from", f])[1].splitlines()[5],
+           "    steady state: 1 step after the warm-up, none slow: CAPTURE_WINDOW=0:1")
+
     # A run killed mid-write leaves a cut last line: read up to it.
     steps_file(f, [(7, "step", "train.c:42", shape(30))])
     with open(f, "a") as out_file:
