@@ -297,13 +297,18 @@ def own_range_kernels(step):
 
 
 def rank_of(reports):
-    """A process's reports NAME.R.nsys-rep (NAME.R.W.nsys-rep: repeat windows)
-    -> R, or the reports' NAME when it holds no rank."""
+    """A process's reports -> its rank R, or the reports' NAME when they
+    hold none. profile names them NAME.R.nsys-rep (one window of rank R),
+    NAME.R.W.nsys-rep (repeat window W of rank R: one report or several)
+    and, without a rank variable, NAME.nsys-rep or NAME.W.nsys-rep."""
+    names = [re.fullmatch(r"(.*?)\.([0-9]+)(?:\.([0-9]+))?", r[: -len(".nsys-rep")])
+             for r in reports]
+    if all(m and m.group(3) for m in names) and len({m.group(2) for m in names}) == 1:
+        return int(names[0].group(2))        # NAME.R.W...
+    if len(names) == 1 and names[0]:
+        return int(names[0].group(2))        # NAME.R
     stem = reports[0][: -len(".nsys-rep")]
-    if len(reports) > 1:
-        stem = re.sub(r"\.[0-9]+$", "", stem)
-    m = re.search(r"\.([0-9]+)$", stem)
-    return int(m.group(1)) if m else os.path.basename(stem)
+    return os.path.basename(re.sub(r"\.[0-9]+$", "", stem) if len(reports) > 1 else stem)
 
 
 def who(ranks):

@@ -264,6 +264,16 @@ def rank_cases():
           "capture-window: rank 1 (two.1.1.nsys-rep, two.1.2.nsys-rep): step#10-11,40-42",
           "capture-window: all 2 ranks captured the same steps (step#10-11,40-42)"],
          ["check", *reports])
+    # One repeat report of each rank (a signal-armed window, say): NAME.RANK.W
+    # names rank RANK, not W.
+    for rank in (0, 1):
+        report(f"repeat1@{6100 + rank}", f"signal.{rank}.1.nsys-rep", 60_000)
+    case("ranks: one repeat report each, NAME.RANK.1", 0,
+         [f"signal.{r}.1.nsys-rep: {windows[0]}" for r in (0, 1)] +
+         ["capture-window: rank 0 (signal.0.1.nsys-rep): step#10-11",
+          "capture-window: rank 1 (signal.1.1.nsys-rep): step#10-11",
+          "capture-window: all 2 ranks captured the same steps (step#10-11)"],
+         ["check", "signal.0.1.nsys-rep", "signal.1.1.nsys-rep"])
 
 
 def profile_cases():
