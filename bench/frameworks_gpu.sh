@@ -110,8 +110,9 @@ print(sys.version.split()[0], "torch", torch.__version__, "transformers", transf
           same "${f%%:*}_accum_callback_cuda" "${f%%:*}_accum_plain"
         done ;;
       plan)
-        step $cli plan -- "$PY" $hf --window 30:3
-        step $cli plan -- "$PY" $pl --window 30:3 ;;
+        # 120 steps: six evaluations, every 20
+        step $cli plan -- "$PY" $hf --window 30:3 --steps 120
+        step $cli plan -- "$PY" $pl --window 30:3 --steps 120 ;;
       *) echo "== unknown part '$part' (hf lightning accum plan)" ;;
     esac
   done

@@ -50,6 +50,8 @@ def main():
     ap.add_argument("--window", help="START:COUNT: pass CaptureWindowCallback(START, COUNT)")
     ap.add_argument("--steps", type=int, default=60)
     ap.add_argument("--eval-every", type=int, default=20)
+    ap.add_argument("--eval-batches", type=int, default=40,
+                    help="batches per evaluation: a real one costs many steps")
     ap.add_argument("--accum", type=int, default=1, help="gradient_accumulation_steps")
     ap.add_argument("--batch", type=int, default=16)
     a = ap.parse_args()
@@ -72,7 +74,8 @@ def main():
         report_to="none", disable_tqdm=True, seed=0, dataloader_num_workers=0)
     trainer = Trainer(model=model, args=args,
                       train_dataset=Tokens(a.steps * a.accum * a.batch, vocab, context, 1),
-                      eval_dataset=Tokens(2 * a.batch, vocab, context, 2), callbacks=callbacks)
+                      eval_dataset=Tokens(a.eval_batches * a.batch, vocab, context, 2),
+                      callbacks=callbacks)
     trainer.remove_callback(PrinterCallback)       # its logs hold times: not comparable
     trainer.remove_callback(ProgressCallback)
     trainer.train()

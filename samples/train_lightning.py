@@ -61,6 +61,8 @@ def main():
     ap.add_argument("--window", help="START:COUNT: pass CaptureWindow(START, COUNT)")
     ap.add_argument("--steps", type=int, default=60)
     ap.add_argument("--eval-every", type=int, default=20)
+    ap.add_argument("--eval-batches", type=int, default=40,
+                    help="batches per evaluation: a real one costs many steps")
     ap.add_argument("--accum", type=int, default=1, help="accumulate_grad_batches")
     ap.add_argument("--batch", type=int, default=16)
     a = ap.parse_args()
@@ -76,7 +78,7 @@ def main():
     loader = torch.utils.data.DataLoader
     train = loader(tokens(a.steps * a.accum * a.batch, vocab, context, 1), batch_size=a.batch,
                    shuffle=True, generator=torch.Generator().manual_seed(0))
-    val = loader(tokens(2 * a.batch, vocab, context, 2), batch_size=a.batch)
+    val = loader(tokens(a.eval_batches * a.batch, vocab, context, 2), batch_size=a.batch)
     trainer = pl.Trainer(max_steps=a.steps, accumulate_grad_batches=a.accum,
                          val_check_interval=a.eval_every * a.accum, num_sanity_val_steps=0,
                          deterministic="warn", callbacks=callbacks, logger=False,
