@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-ctest --test-dir "${CW_BUILD_DIR:-build}" --output-on-failure -j "$(nproc)" --repeat until-pass:2
+ctest --test-dir "${CW_BUILD_DIR:-build}" --output-on-failure -j "$(nproc)"
