@@ -105,6 +105,8 @@ def defaults_for(nsys_opts, range_end):
         out += [f"--capture-range-end={range_end}"]
     if not given("-f", "--force-overwrite"):
         out += ["-f", "true"]
+    if not given("--cuda-graph-trace"):   # a CUDA graph's kernels, each (nsys: the graph whole)
+        out += ["--cuda-graph-trace=node"]
     return out
 
 

@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 
 from .common import (ME, Usage, usage, cannot_run, plural, human, commas, spans, and_list, parse_expect,
-                     option_value, nsys_command)
+                     option_value, nsys_command, duration)
 from .straggler import nccl_waits
 
 MAX_BYTES = 1_000_000_000   # a window report larger than this never closed
@@ -21,6 +21,13 @@ AIM_MARK = r":aimed-every-([1-9][0-9]*)"
 # process and thread identifiers"): these give a globalTid's parts.
 PID_OF = "({} / 16777216 % 16777216)"
 TID_MODULUS = 1 << 24
+# A step of an aimed window that did the same work as its thread's other
+# steps is the event when its wall time (from the end of the step before to
+# its own end: its range and the loop's own code before it) is at least
+# HOST_RATIO times theirs (docs/cli.md, "Host work").
+HOST_RATIO = 3.0
+HOST_MIN_NS = 1000
+GRAPH_LAUNCH = ("cudaGraphLaunch%", "cuGraphLaunch%")   # the runtime's and the driver's
 
 
 def sqlite_of(report):
@@ -52,6 +59,7 @@ class Step:
     def __init__(self, gtid, index, start, end):
         self.gtid, self.index, self.start, self.end = gtid, index, start, end
         self.names = collections.Counter()
+        self.graphs = collections.Counter()   # graph id: launches traced whole (no kernels)
         self.launches = []
         self.ranges = []     # [(start, end, text)], by start
 
@@ -67,6 +75,16 @@ class Step:
         """The names of its own ranges, digits folded (`iter 20` is `iter N`:
         a range that carries the step's number is the same range each step)."""
         return frozenset(re.sub(r"[0-9]+", "N", text) for _, _, text in self.ranges)
+
+    def took(self):
+        return None if self.end is None else self.end - self.start
+
+    def work(self):
+        """What it launched: 497 kernels; 2 CUDA graphs (traced whole); 2 kernels and 1 CUDA graph."""
+        kernels, graphs = sum(self.names.values()), sum(self.graphs.values())
+        graph = plural(graphs, "CUDA graph")
+        return (graph if graphs and not kernels else
+                f"{plural(kernels, 'kernel')} and {graph}" if graphs else plural(kernels, 'kernel'))
 
 
 class Trace:
@@ -85,6 +103,7 @@ class Trace:
             marks = self._events(db, NVTX_MARK) if "NVTX_EVENTS" in tables else []
             launches = (self._launches(db) if {"CUPTI_ACTIVITY_KIND_KERNEL",
                                                "CUPTI_ACTIVITY_KIND_RUNTIME"} <= tables else [])
+            graphs = self._graphs(db, tables) if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables else []
         finally:
             db.close()
         step = re.compile(re.escape(label) + r"#([0-9]+)")
@@ -110,6 +129,11 @@ class Trace:
                 s.names[name] += 1
                 s.launches.append(start)
                 self.short[name] = short or name
+        self.graphs = len(graphs)   # graph launches whose kernels nsys did not trace
+        for gtid, start, graph_id in graphs:
+            s = self._step_of(gtid, start)
+            if s:
+                s.graphs[graph_id] += 1
         for s in self.steps:
             s.launches.sort()
         for start, end, gtid, text, _ in own:       # each own range nested in a step
@@ -137,6 +161,30 @@ class Trace:
             "LEFT JOIN StringIds d ON d.id = k.demangledName "
             "LEFT JOIN StringIds s ON s.id = k.shortName").fetchall()
 
+    @staticmethod
+    def _graphs(db, tables):
+        """The graph launches (cudaGraphLaunch, cuGraphLaunch) whose kernels
+        the report lacks: nsys's default --cuda-graph-trace=graph records each
+        graph's run whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE, joined by
+        correlation id and process); without that table, the launches no
+        kernel is joined to. [(globalTid, start, graph id or None)]."""
+        launches = db.execute(
+            "SELECT r.globalTid, r.start, r.correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+            "JOIN StringIds s ON s.id = r.nameId WHERE s.value LIKE ? OR s.value LIKE ?",
+            GRAPH_LAUNCH).fetchall()
+        if not launches:
+            return []
+        pid = lambda gtid: gtid // TID_MODULUS % TID_MODULUS
+        if "CUPTI_ACTIVITY_KIND_GRAPH_TRACE" in tables:
+            whole = {(pid(g), c): graph for c, g, graph in db.execute(
+                "SELECT correlationId, globalPid, graphId FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE")}
+            return [(t, start, whole[(pid(t), c)]) for t, start, c in launches if (pid(t), c) in whole]
+        kernels = set()
+        if "CUPTI_ACTIVITY_KIND_KERNEL" in tables:
+            kernels = {(pid(g), c) for c, g in db.execute(
+                "SELECT correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL")}
+        return [(t, start, None) for t, start, c in launches if (pid(t), c) not in kernels]
+
     def _step_of(self, gtid, start):
         """The step range of thread GTID that holds time START, or None."""
         steps = self.by_thread.get(gtid)
@@ -158,7 +206,7 @@ def odd_steps(trace, label):
     for gtid in sorted(threads):
         patterns = collections.defaultdict(list)
         for s in threads[gtid]:
-            patterns[(frozenset(s.names.items()), s.range_names())].append(s)
+            patterns[(frozenset(s.names.items()), s.range_names(), frozenset(s.graphs.items()))].append(s)
         if len(patterns) < 2:
             continue
         norm = max(patterns, key=lambda p: (len(patterns[p]), -min(s.index for s in patterns[p])))
@@ -170,7 +218,8 @@ def odd_steps(trace, label):
             names = collections.Counter(dict(pattern[0]))
             count = sum(names.values())
             each = " each" if len(steps) > 1 else ""
-            part = f"{label}#{spans(s.index for s in steps)} launched {plural(count, 'kernel')}{each}"
+            work = steps[0].work() if pattern[2] or norm[2] else plural(count, 'kernel')
+            part = f"{label}#{spans(s.index for s in steps)} launched {work}{each}"
             if count == norm_count and names != norm_names:
                 part += f" ({name_difference(names, norm_names, trace.short)})"
             held = own_ranges(steps[0], pattern[1] - norm[1])
@@ -181,8 +230,9 @@ def odd_steps(trace, label):
         norm_steps = [s.index for s in patterns[norm]]
         which = "steps" if len(norm_steps) > 1 else "step"
         thread = f"thread {gtid % TID_MODULUS}: " if len(threads) > 1 else ""
+        norm_work = patterns[norm][0].work() if norm[2] else commas(norm_count)
         problems.append(f"{thread}{', '.join(parts)}, {which} {and_list(norm_steps)} "
-                        f"launched {commas(norm_count)}")
+                        f"launched {norm_work}")
     return problems, named
 
 
@@ -216,7 +266,8 @@ def check_report(report, label, expect):
     was read (the --json object)."""
     result = {"report": report, "ok": False, "problem": None, "verdict": None, "bytes": None,
               "label": label, "kernels": None, "threads": None, "steps": None,
-              "pids": None, "purpose": None, "step_kernels": None}
+              "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
+              "host_work": None}
 
     def verdict(problem, text):
         result.update(ok=problem is None, problem=problem, verdict=text)
@@ -240,10 +291,17 @@ def check_report(report, label, expect):
                   purpose={"aimed_every": trace.aimed[0]} if trace.aimed else None,
                   step_kernels=[{"step": s.index, "thread": s.gtid % TID_MODULUS,
                                  "kernels": sum(s.names.values()), "names": dict(sorted(s.names.items())),
-                                 "ranges": own_range_kernels(s)} for s in trace.steps])
+                                 "ranges": own_range_kernels(s), "took_ns": s.took(),
+                                 "graphs": sum(s.graphs.values())} for s in trace.steps],
+                  graph_launches=trace.graphs)
     found = f"{plural(len(indexes), 'step')} ({label}#{spans(indexes)})"
     tail = f"{plural(trace.kernels, 'kernel')}, {human(size)}"
-    if trace.kernels == 0:
+    if trace.graphs:   # graphs traced whole: GPU work whose kernels the report lacks
+        launches = f"{commas(trace.graphs)} CUDA graph launch{'es' * (trace.graphs != 1)}"
+        kernels = f"{plural(trace.kernels, 'kernel')} and " if trace.kernels else ""
+        tail = (f"{kernels}{launches} (nsys traced each graph whole: --cuda-graph-trace=node "
+                f"shows their kernels), {human(size)}")
+    if trace.kernels == 0 and trace.graphs == 0:
         return verdict("no_kernels", "no kernels captured: the window closed before any GPU work "
                        f"(or nsys ran without -t cuda); {human(size)}")
     if not indexes and os.environ.get("CAPTURE_WINDOW_STEPS") == "off" and trace.windows > 0:
@@ -267,21 +325,90 @@ def check_report(report, label, expect):
         return verdict("several_windows", f"found {found}: several windows in one report "
                        "(use --capture-range-end=repeat for a report per window)")
     threads = f" in {trace.windows} threads" if trace.windows > 1 else ""
-    return verdict(*judge(trace, label, f"{found}{threads}", f"{tail}{extra}"))
+    result["host_work"] = host_work(trace) or None
+    return verdict(*judge(trace, label, f"{found}{threads}", f"{tail}{extra}", result["host_work"]))
 
 
-def judge(trace, label, found, tail):
+def host_work(trace):
+    """The steps (after each thread's first) whose wall time, from the end of
+    the step before to their own end, is at least HOST_RATIO times the
+    others' (each other step's range, plus the median gap between ranges):
+    [{thread, step, took_ns, gap_ns, others_ns, ...}], the slowest of
+    each thread, by thread. The range and the gap before it say where the
+    time went: in the step's body, or in the loop's own code between steps."""
+    out = []
+    for gtid in sorted(trace.by_thread):
+        steps = trace.by_thread[gtid]
+        if len(steps) < 2 or any(s.end is None for s in steps):
+            continue
+        took = [s.took() for s in steps]
+        gaps = [None] + [b.start - a.end for a, b in zip(steps, steps[1:])]
+        walls = [None] + [b.end - a.end for a, b in zip(steps, steps[1:])]
+        k = max(range(1, len(steps)), key=lambda j: (walls[j], -j))
+        others = took[:k] + took[k + 1:]
+        other_gaps = [g for j, g in enumerate(gaps) if g is not None and j != k]
+        reference = median_of(others) + (median_of(other_gaps) if other_gaps else 0)
+        if walls[k] >= HOST_RATIO * reference and walls[k] - reference >= HOST_MIN_NS:
+            out.append({"thread": gtid % TID_MODULUS, "step": steps[k].index, "took_ns": took[k],
+                        "gap_ns": gaps[k], "others_took_ns": sorted(others),
+                        "others_gap_ns": sorted(other_gaps), "between": gaps[k] > took[k],
+                        "work": steps[k].work(), "before": steps[k - 1].index,
+                        "others": [s.index for j, s in enumerate(steps) if j != k]})
+    return out
+
+
+def median_of(values):
+    ordered = sorted(values)
+    n = len(ordered)
+    return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+
+
+def durations(values):
+    """19.0 ms, or 18.0-21.0 ms when they differ as written."""
+    low, high = duration(min(values)), duration(max(values))
+    if low == high:
+        return low
+    if low.split()[1] == high.split()[1]:
+        return f"{low.split()[0]}-{high}"
+    return f"{low}-{high}"
+
+
+def host_phrases(slow, label, threads):
+    """The verdict's words for host_work's steps."""
+    see = "add `-t osrt` or `--sample=cpu` to see it"
+    out = []
+    for h in slow:
+        who = f"thread {h['thread']}: " if threads > 1 else ""
+        others = h["others"]
+        steps = f"step{'s' * (len(others) > 1)} {and_list(others)}"
+        if h["between"]:
+            apart = (f", {durations(h['others_gap_ns'])} apart otherwise" if h["others_gap_ns"] else "")
+            every = and_list(sorted(others + [h["step"]]))
+            out.append(f"{who}{label}#{h['step']} began {duration(h['gap_ns'])} after {label}#{h['before']} "
+                       f"ended (steps {every} took {durations(h['others_took_ns'] + [h['took_ns']])}"
+                       f"{apart}), with the same {h['work']}: host work between the steps (the loop's "
+                       f"own code: fetching the next batch?); {see}")
+        else:
+            out.append(f"{who}{label}#{h['step']} took {duration(h['took_ns'])}, {steps} took "
+                       f"{durations(h['others_took_ns'])}, with the same {h['work']}: host work "
+                       f"(a checkpoint, a data-loader stall); {see}")
+    return out
+
+
+def judge(trace, label, found, tail, slow=None):
     """Whether the window's steps are what it was for: (problem, verdict).
     A window meant for steady state must hold steps alike; one aimed at an
-    event every N steps (the runtime's mark) must hold the step that differs."""
+    event every N steps (the runtime's mark) must hold the step that differs:
+    by its work, or, doing the same work, by its time (host work: SLOW)."""
     odd, named = odd_steps(trace, label)
     if trace.aimed:
         aim = f"aimed at every {trace.aimed[0]} steps"
         if odd:
             return None, f"ok: {found}, {aim}: {'; '.join(odd)}; {tail}"
-        return "missed_event", (f"found {found}, {aim}, but no step differs from the others: the "
-                                "event fell outside the window (or did host work only, outside any "
-                                f"NVTX range of the program's own); {tail}")
+        if slow:
+            return None, f"ok: {found}, {aim}: {'; '.join(host_phrases(slow, label, len(trace.by_thread)))}; {tail}"
+        return "missed_event", (f"found {found}, {aim}, but no step differs from the others, in "
+                                f"its work or its time: the event fell outside the window; {tail}")
     if odd:
         return "not_steady", "; ".join(odd) + (": not steady state" if named else
                                                 ": not steady state (eval? checkpoint?)")

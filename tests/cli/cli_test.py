@@ -171,8 +171,8 @@ def purpose_cases():
     report("aimed_missed", "missed.nsys-rep", 90_000)
     case("purpose: an aimed window whose steps are all alike", 1,
          ["missed.nsys-rep: found 3 steps (step#21-23), aimed at every 20 steps, but no step "
-          "differs from the others: the event fell outside the window (or did host work only, "
-          "outside any NVTX range of the program's own); 1,491 kernels, 90.0 kB"],
+          "differs from the others, in its work or its time: the event fell outside the window; "
+          "1,491 kernels, 90.0 kB"],
          ["check", "missed.nsys-rep"])
     report("checkpoint", "ckpt.nsys-rep", 90_000)
     case("purpose: a range of no kernel in another domain; numbered ranges are one range", 1,
@@ -201,18 +201,25 @@ def case_value(name, got, expected):
 
 
 def json_cases():
-    steps = [{"step": s, "thread": 101, "kernels": 497, "names": {FILL: 256, GEMM: 241}, "ranges": {}}
-             for s in (30, 32)]
+    # took_ns: each launch is 1.5 us of the fixture's clock; step 31 is 3x
+    # longer and so host_work names it (the verdict does not: it launched more).
+    steps = [{"step": s, "thread": 101, "kernels": 497, "names": {FILL: 256, GEMM: 241}, "ranges": {},
+              "took_ns": 748_000, "graphs": 0} for s in (30, 32)]
     steps.insert(1, {"step": 31, "thread": 101, "kernels": 1512, "names": {FILL: 512, GEMM: 1000},
-                     "ranges": {}})
+                     "ranges": {}, "took_ns": 2_270_500, "graphs": 0})
+    slow = [{"thread": 101, "step": 31, "took_ns": 2_270_500, "gap_ns": 1000,
+             "others_took_ns": [748_000, 748_000], "others_gap_ns": [1000], "between": False,
+             "work": "1,512 kernels", "before": 30, "others": [30, 32]}]
     case("--json: a report not in steady state", 1,
          [{"report": "eval.nsys-rep", "ok": False, "problem": "not_steady", "verdict": NOT_STEADY,
            "bytes": 9000, "label": "step", "kernels": 2506, "threads": 1, "steps": [30, 31, 32],
-           "pids": [4100], "purpose": None, "step_kernels": steps}], ["check", "--json", "eval.nsys-rep"])
+           "pids": [4100], "purpose": None, "step_kernels": steps, "graph_launches": 0,
+           "host_work": slow}], ["check", "--json", "eval.nsys-rep"])
     case("--json: a missing report", 1,
          [{"report": "gone.nsys-rep", "ok": False, "problem": "missing", "verdict": "no such report",
            "bytes": None, "label": "eval", "kernels": None, "threads": None, "steps": None,
-           "pids": None, "purpose": None, "step_kernels": None}],
+           "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
+           "host_work": None}],
          ["check", "--json", "--label=eval", "gone.nsys-rep"])
 
 
@@ -223,7 +230,8 @@ def rank_json(rank, pid, steps):
             "bytes": 60000, "label": "step", "kernels": 6, "threads": 1, "steps": steps,
             "pids": [pid], "purpose": None,
             "step_kernels": [{"step": s, "thread": 101, "kernels": 2, "names": {"tag(int *)": 2},
-                              "ranges": {}} for s in steps]}
+                              "ranges": {}, "took_ns": 5500, "graphs": 0} for s in steps],
+            "graph_launches": 0, "host_work": None}
 
 
 def rank_cases():
@@ -281,20 +289,20 @@ def profile_cases():
     big = {"FAKE_NSYS_REPORTS": "window", "FAKE_NSYS_SIZE": "4200000"}
     case("profile: defaults, NAME from the program", 0, ["prog: a b c", f"prog.nsys-rep: {OK_TRAIN}"],
          ["profile", "./prog", "a", "b", "c"], big,
-         [f"{base} --capture-range-end=stop -f true -o prog ./prog a b c", export("prog.nsys-rep")])
+         [f"{base} --capture-range-end=stop -f true --cuda-graph-trace=node -o prog ./prog a b c", export("prog.nsys-rep")])
     case("profile: -o and nsys options before --", 0, ["prog: --flag", f"run.nsys-rep: {OK_TRAIN}"],
          ["profile", "-o", "run", "-c", "nvtx", "-p", "step", "--nsys-args", "--delay 5",
           "--sample=none", "--", "./prog", "--flag"], big,
-         ["nsys profile -t cuda,nvtx --capture-range-end=stop -f true -o run -c nvtx -p step "
+         ["nsys profile -t cuda,nvtx --capture-range-end=stop -f true --cuda-graph-trace=node -o run -c nvtx -p step "
           "--delay 5 --sample=none ./prog --flag", export("run.nsys-rep")])
     case("profile: RANK names the report per rank", 0, ["prog: ", f"train.1.nsys-rep: {OK_TRAIN}"],
          ["profile", "-o", "train", "./prog"], dict(big, RANK="1"),
-         [f"{base} --capture-range-end=stop -f true -o train.%q{{RANK}} ./prog",
+         [f"{base} --capture-range-end=stop -f true --cuda-graph-trace=node -o train.%q{{RANK}} ./prog",
           export("train.1.nsys-rep")])
     case("profile: SLURM_PROCID when it is the only rank variable", 0,
          ["prog: ", f"train.7.nsys-rep: {OK_TRAIN}"], ["profile", "-o", "train", "./prog"],
          dict(big, SLURM_PROCID="7"),
-         [f"{base} --capture-range-end=stop -f true -o train.%q{{SLURM_PROCID}} ./prog",
+         [f"{base} --capture-range-end=stop -f true --cuda-graph-trace=node -o train.%q{{SLURM_PROCID}} ./prog",
           export("train.7.nsys-rep")])
     case("profile: CAPTURE_WINDOW of two windows: repeat:2, each report its window", 0,
          ["prog: ", "train.1.nsys-rep: ok: 2 steps (step#10-11), 2 kernels, 60.0 kB",
@@ -302,7 +310,7 @@ def profile_cases():
          ["profile", "-o", "train", "./prog"],
          {"CAPTURE_WINDOW": "40:3,10:2", "FAKE_NSYS_REPORTS": "repeat1 repeat2",
           "FAKE_NSYS_SIZE": "60000"},
-         [f"{base} --capture-range-end=repeat:2 -f true -o train ./prog",
+         [f"{base} --capture-range-end=repeat:2 -f true --cuda-graph-trace=node -o train ./prog",
           export("train.1.nsys-rep"), export("train.2.nsys-rep")])
     case("profile: a report that does not hold CAPTURE_WINDOW's window", 1,
          ["prog: ", "train.nsys-rep: found 3 steps (step#30-32), expected 2 (step#10-11)"],
@@ -310,26 +318,26 @@ def profile_cases():
     case("profile: CAPTURE_WINDOW=auto:3 checks a 3-step window", 0,
          ["prog: ", f"train.nsys-rep: {OK_TRAIN}"], ["profile", "-o", "train", "./prog"],
          dict(big, CAPTURE_WINDOW="auto:3"),
-         [f"{base} --capture-range-end=stop -f true -o train ./prog", export("train.nsys-rep")])
+         [f"{base} --capture-range-end=stop -f true --cuda-graph-trace=node -o train ./prog", export("train.nsys-rep")])
     case("profile: CAPTURE_WINDOW=10:2/30x2: repeat:2, windows 10-11 and 40-41", 1,
          ["prog: ", "train.1.nsys-rep: ok: 2 steps (step#10-11), 2 kernels, 60.0 kB",
           "train.2.nsys-rep: found 3 steps (step#40-42), expected 2 (step#40-41)"],
          ["profile", "-o", "train", "./prog"],
          {"CAPTURE_WINDOW": "10:2/30x2", "FAKE_NSYS_REPORTS": "repeat1 repeat2",
           "FAKE_NSYS_SIZE": "60000"},
-         [f"{base} --capture-range-end=repeat:2 -f true -o train ./prog",
+         [f"{base} --capture-range-end=repeat:2 -f true --cuda-graph-trace=node -o train ./prog",
           export("train.1.nsys-rep"), export("train.2.nsys-rep")])
     case("profile: CAPTURE_WINDOW_SIGNAL: a report per signal", 0,
          ["prog: ", f"train.nsys-rep: {OK_TRAIN}"], ["profile", "-o", "train", "./prog"],
          dict(big, CAPTURE_WINDOW_SIGNAL="USR1"),
-         [f"{base} --capture-range-end=repeat -f true -o train ./prog", export("train.nsys-rep")])
+         [f"{base} --capture-range-end=repeat -f true --cuda-graph-trace=node -o train ./prog", export("train.nsys-rep")])
     case("profile: a step not like the others", 1,
          ["prog: ", f"prog.nsys-rep: {NOT_STEADY}"], ["profile", "./prog"],
          {"CAPTURE_WINDOW": "30:3", "FAKE_NSYS_REPORTS": "eval_step"})
     case("profile: CAPTURE_WINDOW=off: no report, as expected", 0,
          ["prog: ", "capture-window: no report, as expected: CAPTURE_WINDOW=off"],
          ["profile", "./prog"], {"CAPTURE_WINDOW": "off", "FAKE_NSYS_REPORTS": ""},
-         [f"{base} --capture-range-end=stop -f true -o prog ./prog"])
+         [f"{base} --capture-range-end=stop -f true --cuda-graph-trace=node -o prog ./prog"])
     case("profile: a rank CAPTURE_WINDOW_RANKS leaves out", 0,
          ["prog: ", "capture-window: no report, as expected: rank 3 is not in "
           "CAPTURE_WINDOW_RANKS=0,4-7"], ["profile", "./prog"],
@@ -348,7 +356,7 @@ def profile_cases():
     os.symlink(FAKE, "bin/nsys")
     case("profile: nsys from PATH", 0, ["prog: ", f"prog.nsys-rep: {OK_TRAIN}"], ["profile", "./prog"],
          dict(big, NSYS=None, PATH=os.path.abspath("bin") + os.pathsep + os.environ["PATH"]),
-         [f"{base} --capture-range-end=stop -f true -o prog ./prog", export("prog.nsys-rep")])
+         [f"{base} --capture-range-end=stop -f true --cuda-graph-trace=node -o prog ./prog", export("prog.nsys-rep")])
 
 
 def usage_cases():

@@ -58,6 +58,12 @@ SCHEMA = {
                                   "globalPid INTEGER, demangledName INTEGER NOT NULL, "
                                   "shortName INTEGER NOT NULL, gridX INTEGER NOT NULL, "
                                   "gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL",
+    # nsys's default --cuda-graph-trace=graph: a graph's run whole, no kernels
+    "CUPTI_ACTIVITY_KIND_GRAPH_TRACE": "start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                                       "deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, "
+                                       "streamId INTEGER NOT NULL, correlationId INTEGER, "
+                                       "globalPid INTEGER, graphId INTEGER NOT NULL, "
+                                       "graphExecId INTEGER NOT NULL",
 }
 DEFAULT_PID = 4100
 
@@ -351,12 +357,92 @@ def coinciding(r):
     trainer(r, range(59, 62), odd, aim=20)
 
 
+# ---- issue 31: host work (the step's time) and graphs traced whole
+
+HOST_WORK = 18_251_500      # a step's host computing: with its 497 launches, 19.0 ms
+
+
+def host_step(r, aim=30):
+    """Steps 29-31 of the trainer, 19.0 ms each; step 30 takes 2.1 s with the
+    same 497 kernels (a checkpoint writing to disk: no kernel, no range)."""
+    trainer(r, range(29, 32), lambda i, t: t.tick(HOST_WORK + (2_081_000_000 if i == 30 else 0)), aim=aim)
+
+
+def host_steady(r):
+    """host_step in a window meant for steady state (no mark)."""
+    host_step(r, aim=None)
+
+
+def host_gap(r):
+    """Steps 29-31 of 19.0 ms, aimed at every 30; 2.1 s pass between step#29's
+    end and step#30's start (the loop's own code: its next batch)."""
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        main.mark("step:aimed-every-30")
+        for i in range(29, 32):
+            with main.range(f"step#{i}"):
+                for kernel, times in STEADY:
+                    main.launch(kernel, times)
+                main.tick(HOST_WORK)
+            if i == 29:
+                main.tick(2_100_000_000)
+
+
+def host_noise(r):
+    """Aimed at every 30, steps 29-31: step 30 is 2x as long, not 3x: not the event."""
+    trainer(r, range(29, 32), lambda i, t: t.tick(HOST_WORK + (19_000_000 if i == 30 else 0)), aim=30)
+
+
+def graph_launch(main, graph_id):
+    """A cudaGraphLaunch that nsys traced whole: a GRAPH_TRACE row, no kernels."""
+    r = main.report
+    correlation = main.call("cudaGraphLaunch_v10000")
+    start = main.clock + 5_000_000
+    r.rows["CUPTI_ACTIVITY_KIND_GRAPH_TRACE"].append(
+        (start, start + 40_000, 0, 1, 7, correlation, r.pid << 24, graph_id, 100 + graph_id))
+
+
+def graph_whole(r):
+    """Steps 30-32, each one cudaGraphLaunch of graph 1, traced whole (nsys's
+    default --cuda-graph-trace=graph): no kernel in the report."""
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        for i in range(30, 33):
+            with main.range(f"step#{i}"):
+                graph_launch(main, 1)
+                main.call("cudaStreamSynchronize_v3020")
+
+
+def graph_nokernels(r):
+    """graph_whole from an nsys that wrote no GRAPH_TRACE table: the launches
+    no kernel is joined to."""
+    graph_whole(r)
+    del r.rows["CUPTI_ACTIVITY_KIND_GRAPH_TRACE"][:]
+
+
+def graph_eval(r):
+    """Aimed at every 20, steps 19-21 each launch graph 1 (traced whole);
+    step 20 launches graph 2 too (the evaluation)."""
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        main.mark("step:aimed-every-20")
+        for i in range(19, 22):
+            with main.range(f"step#{i}"):
+                graph_launch(main, 1)
+                if i == 20:
+                    graph_launch(main, 2)
+                main.call("cudaStreamSynchronize_v3020")
+
+
 FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four": four,
             "merged": merged, "noranges": noranges, "eval": eval_loop, "stepsoff": stepsoff,
             "repeat1": repeat1, "repeat2": repeat2, "eval_step": eval_step,
             "other_kernels": other_kernels, "thread_step": thread_step, "graph": graph, "child": child,
             "late": late, "rank": rank, "validation": validation, "aimed": aimed,
-            "aimed_missed": aimed_missed, "checkpoint": checkpoint, "coinciding": coinciding}
+            "aimed_missed": aimed_missed, "checkpoint": checkpoint, "coinciding": coinciding,
+            "host_step": host_step, "host_steady": host_steady, "host_gap": host_gap,
+            "host_noise": host_noise, "graph_whole": graph_whole, "graph_nokernels": graph_nokernels,
+            "graph_eval": graph_eval}
 
 
 def build(spec, path):
