@@ -35,6 +35,7 @@ import importlib.machinery
 import os
 import re
 import sys
+import threading
 import traceback
 import types
 
@@ -210,8 +211,9 @@ class Marking:
     def __init__(self, specs):
         self.specs = specs
         self.sites = []
+        self.lock = threading.Lock()    # modules may be compiled in two threads
         self.used = set()           # indexes of specs that marked a loop
-        self.marked = set()         # (path, line) of each marked loop
+        self.marked = {}            # (path, line) of each marked loop -> its spec
         self.names = [s.name.rsplit(".", 1)[-1] for s in specs if s.by_function]
         self.prefilter = re.compile(
             rb"\bdef\s+(%s)\b" % b"|".join(re.escape(n.encode()) for n in self.names)
@@ -271,11 +273,12 @@ class Marking:
             print("capture_window: %s: --loop %s: an async for loop cannot be marked; "
                   "nothing marked there" % (where(path, node.lineno), s.text), file=sys.stderr)
             return False
-        if (path, node.lineno) in self.marked:
+        # A module compiled again (importlib.reload) marks its loop again,
+        # with the same site: its iterations keep counting.
+        if self.marked.setdefault((path, node.lineno), n) != n:
             print("capture_window: %s: --loop %s: this loop is marked by an earlier --loop "
                   "already" % (where(path, node.lineno), s.text), file=sys.stderr)
             return False
-        self.marked.add((path, node.lineno))
         self.used.add(n)
         return True
 
@@ -283,10 +286,11 @@ class Marking:
         """SOURCE compiled with its marked loops rewritten, and whether any
         was."""
         tree = ast.parse(source, path)
-        found = self.markers(tree, path, module)
-        if found:
+        with self.lock:
+            found = self.markers(tree, path, module)
             first = len(self.sites)
             self.sites += [m.site() for m in found]
+        if found:
             tree = ast.fix_missing_locations(Rewriter(first, found).visit(tree))
         return compile(tree, path, "exec", dont_inherit=True), bool(found)
 

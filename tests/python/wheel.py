@@ -66,14 +66,22 @@ def run(argv, **kw):
     return subprocess.run(argv, capture_output=True, text=True, **kw)
 
 
+def pip_wheel(python):
+    """The pip wheel PYTHON's ensurepip installs: bundled with it, or
+    Debian's (python3-venv puts it in /usr/share/python-wheels); None."""
+    bundled = run([python, "-c", "import ensurepip, os; print(os.path.dirname(ensurepip.__file__))"])
+    found = glob.glob(os.path.join(bundled.stdout.strip(), "_bundled", "pip-*.whl")) \
+        if bundled.returncode == 0 else []
+    return (found or glob.glob("/usr/share/python-wheels/pip-*.whl") or [None])[0]
+
+
 def venv_with(python, folder, what):
     """A fresh venv at FOLDER with WHAT (a wheel or a source folder) pip
     installed into it; None, or what went wrong."""
     p = run([python, "-m", "venv", "--without-pip", folder])
     if p.returncode:
         return "venv: " + p.stderr
-    bundled = run([python, "-c", "import ensurepip, os; print(os.path.dirname(ensurepip.__file__))"])
-    pip = glob.glob(os.path.join(bundled.stdout.strip(), "_bundled", "pip-*.whl"))
+    pip = pip_wheel(python)
     if not pip:
         return "no pip wheel in %s's ensurepip" % python
     p = run([os.path.join(folder, "bin", "python"), os.path.join(pip[0], "pip"), "install",
@@ -141,6 +149,13 @@ def main():
     for version in VERSIONS:
         if version not in found:
             print("missing: no pyenv Python %s, not tested" % version)
+    for version, python in list(found.items()):
+        if not pip_wheel(python):
+            print("missing: Python %s (%s) has no pip to install with (Debian: python3-venv), "
+                  "not tested" % (version, python))
+            del found[version]
+    if not found:
+        return 77          # skipped: nothing here can pip install
     failed = 0
     with tempfile.TemporaryDirectory() as scratch, \
             concurrent.futures.ThreadPoolExecutor(2) as pool:
