@@ -84,7 +84,7 @@ def venv_with(python, folder, what):
     pip = pip_wheel(python)
     if not pip:
         return "no pip wheel in %s's ensurepip" % python
-    p = run([os.path.join(folder, "bin", "python"), os.path.join(pip[0], "pip"), "install",
+    p = run([os.path.join(folder, "bin", "python"), os.path.join(pip, "pip"), "install",
              "--no-index", what], env=clean_env())
     return "pip install %s: exit %d\n%s%s" % (what, p.returncode, p.stdout, p.stderr) \
         if p.returncode else None
