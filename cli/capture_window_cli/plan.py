@@ -18,7 +18,12 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
               event found before (a step holding two events counts for
               both); 80 % of the places, and 3 of them (far above the
               median), 4 (slow) or 8 (a small slowdown, 1.1x and more);
-              the last step is no place, and an occurrence when that slow
+              the last step is no place, and an occurrence when that slow;
+              and significant: with p the rate of the other steps (off its
+              grid, not an event's found before) at least as slow as its
+              least slow step, (x+1)/(n+2), the chance that K or more of
+              its N places are that slow by chance, times the (period,
+              phase) pairs tried, is at most ALPHA
   outliers    the other slow steps after the warm-up
 """
 import bisect
@@ -53,6 +58,7 @@ ALIKE = 3            # the steps of one event take within 3x of each other
 ALIKE_FEW = 1.5      # ... and within 1.5x when it is seen fewer than 4 times
 NEIGHBOURS = 16      # periods tried: gaps to the next 16 slow steps (noise lies between)
 GAPS_TRIED, PHASES_TRIED, GAPS_FROM = 8, 3, 4096
+ALPHA = 0.01         # a period's hits: at most this chance by noise among all pairs tried
 REPEAT = 3           # windows of a periodic suggestion
 SHOWN_OUTLIERS = 10
 
@@ -198,12 +204,13 @@ def periodic_events(cand, start, last, recorded, m0, d0):
     and the run's last step counts when it is that slow."""
     negated = sorted(map(operator.neg, cand.values()))  # rising: a band's end is a bisection
     events, left, above, k, high = [], [], set(), 0, math.inf
+    steps = last - start + 1 if recorded is None else sum(1 for i in recorded if i >= start)
     while k < len(negated):
         low = -negated[k] / ALIKE
         band = [i for i, t in cand.items() if low <= t < high]  # cand is in step order
         above.update(band)
         left = find_events(sorted(left + band), above, cand, events,
-                           (start, last, recorded, m0, d0))
+                           (start, last, recorded, m0, d0, negated, steps))
         k, high = bisect.bisect_right(negated, -low), low
     return events
 
@@ -216,18 +223,20 @@ def find_events(members, above, cand, events, run):
     band: there a busy machine's time slices would lend their steps to an
     evaluation's grid and the other way round."""
     found = {i for e in events for i in e["occurrences"]}
+    explained = set(found)   # and this band's events: no noise for the next one's test
     while len(members) >= 2:
         own, best = set(members), None
         for on_grid, every, phase in candidate_grids(members, events):
             if best and (on_grid < len(best["own"]) or on_grid == len(best["own"]) and every > best["every"]):
                 break  # its own steps are at most on_grid: none after it does better
-            g = grid((every, phase), own, found, above, cand, run)
+            g = grid((every, phase), own, found, above, cand, run, explained)
             if g and (not best or (len(g["own"]), -every) > (len(best["own"]), -best["every"])):
                 best = g
         if not best:
             break
         events.append(best)
         taken = set(best["occurrences"])
+        explained |= taken
         members = [i for i in members if i not in taken]
     return members
 
@@ -257,7 +266,7 @@ def candidate_grids(members, events):
     return sorted(out, key=lambda t: (-t[0], t[1]))
 
 
-def grid(every_phase, members, found, above, cand, run):
+def grid(every_phase, members, found, above, cand, run, explained=frozenset()):
     """The event every EVERY from PHASE, or None: at least SHARE of its
     places (the last step only when it is slow) hold it (a step of the
     band, or one that holds an event found before: at least as slow),
@@ -265,7 +274,7 @@ def grid(every_phase, members, found, above, cand, run):
     steps, and those alike; the last step off the grid is one more
     occurrence when it is at least as slow as the band."""
     every, phase = every_phase
-    start, last, recorded, m0, d0 = run
+    start, last, recorded, m0, d0, negated, steps = run
     first = start + (phase - start) % every
     places = range(first, last + 1, every)
     if recorded is not None:  # steps missing: the grid's places that were recorded
@@ -284,11 +293,63 @@ def grid(every_phase, members, found, above, cand, run):
     need = (PERIODIC_MIN_FAR if level > FAR * margin else
             PERIODIC_MIN if level > margin else PERIODIC_MIN_SMALL)
     few = len(hits) < PERIODIC_MIN
-    if len(hits) < need or times[-1] > (ALIKE_FEW if few else ALIKE ** 2) * times[0]:
+    # alike: all of them but the slowest few, as many as SHARE lets miss
+    # (noise that slows an evaluation's step further does not break it)
+    trim = int((1 - SHARE) * len(times) + 1e-9)
+    if len(hits) < need or times[-1 - trim] > (ALIKE_FEW if few else ALIKE ** 2) * times[0]:
         return None
+    if significance(times[0], places, hits, explained, cand, (last, negated, steps),
+                    n_places) > ALPHA:
+        return None  # as many hits come by chance among the pairs tried: noise
     extra = [last] if last in above and last not in hits else []
     return {"every": every, "phase": phase, "first": hits[0], "hits": hits,
             "occurrences": hits + extra, "own": own}
+
+
+def significance(lowest, places, hits, explained, cand, run, n_places):
+    """The chance that noise alone puts as many hits on some grid: the
+    binomial tail P(X >= hits) over the grid's places, each as slow as the
+    grid's least slow own step (LOWEST) by chance with p, the rate of such
+    steps off the grid among the steps that are not an event's found
+    before ((x + 1) / (n + 2): no such step is not p = 0), times the
+    (period, phase) pairs tried (every period from PERIOD_MIN that fits
+    three places in the run, at each of its phases: Bonferroni)."""
+    last, negated, steps = run
+    on_grid = set(places)
+    at_least = bisect.bisect_right(negated, -lowest)   # the steps at least as slow as LOWEST
+    at_least -= sum(1 for i in places if cand.get(i, 0) >= lowest)
+    off_found = [i for i in explained if i not in on_grid]
+    at_least -= sum(1 for i in off_found if cand[i] >= lowest)
+    off = steps - len(places) - len(off_found)
+    if last not in on_grid and last not in explained and cand.get(last, 0) >= lowest:
+        at_least, off = at_least - 1, off - 1   # the last step: no place, no noise
+    elif last not in on_grid and last not in explained:
+        off -= 1
+    p = (max(at_least, 0) + 1) / (max(off, 0) + 2)
+    periods = max((steps - 1) // (PERIODIC_MIN_FAR - 1), PERIOD_MIN)
+    pairs = periods * (periods + 1) // 2 - PERIOD_MIN * (PERIOD_MIN - 1) // 2
+    return pairs * binomial_tail(len(hits), n_places, p)
+
+
+def binomial_tail(k, n, p):
+    """P(X >= k) for X ~ Binomial(n, p), summed from k while it counts."""
+    if k <= 0:
+        return 1.0
+    if k > n or p <= 0:
+        return 0.0 if p <= 0 or k > n else 1.0
+    if k <= n * p:
+        return 1.0   # no more hits than chance gives: no evidence (and a bound of the tail)
+    log_p, log_q = math.log(p), math.log1p(-p)
+    total, j = 0.0, k
+    term = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                    + k * log_p + (n - k) * log_q)
+    while j <= n and term > 1e-300:
+        total += term
+        if term < total * 1e-16:
+            break
+        term *= (n - j) / (j + 1) * p / (1 - p)
+        j += 1
+    return min(total, 1.0)
 
 
 # ---- suggestions ------------------------------------------------------------
