@@ -227,8 +227,8 @@ static void report_site(const struct cw_loop *site) {
     iterations += l->head.next;
     opened += l->windows_opened;
   }
-  append(line, sizeof line, &len, "loop '%s' (%s:%u%s) ran %lld iterations", first->label,
-         first->file, first->line, first->at, iterations);
+  append(line, sizeof line, &len, "loop '%s' (%s:%u%s) ran %lld iteration%s", first->label,
+         first->file, first->line, first->at, iterations, iterations == 1 ? "" : "s");
   if (threads > 1) append(line, sizeof line, &len, " in %d threads", threads);
   if (!opened && !cw_config.none) {
     append(line, sizeof line, &len, "; window ");
