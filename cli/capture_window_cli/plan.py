@@ -41,7 +41,7 @@ from array import array
 from collections import Counter
 from itertools import chain, compress, islice
 
-from .common import ME, Usage, duration, option_value, plural, program_name
+from .common import ME, Usage, duration, nsys_defaults, option_value, plural, program_name
 from .plot import plot
 from .steptimes import read_times, step_files
 
@@ -356,8 +356,8 @@ def binomial_tail(k, n, p):
 
 def nsys_line(env, range_end, loops_env, program):
     """The suggestion's command line: its variables, then nsys."""
-    command = ["nsys", "profile", "-t", "cuda,nvtx", "-c", "cudaProfilerApi",
-               f"--capture-range-end={range_end}", "-o", report_name(program)]
+    command = ["nsys", "profile", *nsys_defaults([], range_end, suggested=True),
+               "-o", report_name(program)]
     return " ".join([env] + ([loops_env] if loops_env else []) + [
         shlex.join(command + (program or ["PROGRAM"]))])
 

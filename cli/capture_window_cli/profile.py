@@ -7,31 +7,9 @@ import shlex
 import subprocess
 import sys
 
-from .common import (ME, Usage, cannot_run, parse_expect, option_value, nsys_command,
-                     program_name)
+from .common import (ME, Usage, cannot_run, nsys_defaults, none_due, option_value, parse_expect,
+                     nsys_command, program_name, rank_variable)
 from .report import check_report
-
-RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")
-
-
-def rank_variable():
-    """The rank variable the runtime reads: the first of them that is set."""
-    return next((v for v in RANK_VARIABLES if os.environ.get(v)), None)
-
-
-def rank_selected(rank, spec):
-    """Whether CAPTURE_WINDOW_RANKS=SPEC opens windows in RANK (None: a form
-    this command does not know)."""
-    if spec in ("", "all"):
-        return True
-    for item in spec.split(","):
-        m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", item)
-        if not m:
-            return None
-        if int(m.group(1)) <= rank <= int(m.group(2) or m.group(1)):
-            return True
-    return False
-
 
 def window_plan():
     """From CAPTURE_WINDOW and CAPTURE_WINDOW_SIGNAL: the --capture-range-end
@@ -91,43 +69,12 @@ def parse_profile(args):
     return name, label, parse_expect(expect) if expect else None, nsys_opts, program
 
 
-def defaults_for(nsys_opts, range_end):
-    """The nsys options profile adds, each unless the user gave that option."""
-    def given(*names):
-        return any(w in names or any(w.startswith(n + "=") for n in names if n.startswith("--"))
-                   for w in nsys_opts)
-    out = []
-    if not given("-t", "--trace"):
-        out += ["-t", "cuda,nvtx"]
-    if not given("-c", "--capture-range"):
-        out += ["-c", "cudaProfilerApi"]
-    if not given("--capture-range-end"):
-        out += [f"--capture-range-end={range_end}"]
-    if not given("-f", "--force-overwrite"):
-        out += ["-f", "true"]
-    if not given("--cuda-graph-trace"):   # a CUDA graph's kernels, each (nsys: the graph whole)
-        out += ["--cuda-graph-trace=node"]
-    return out
-
-
 def written_reports(stem):
     """STEM.nsys-rep, or STEM.1.nsys-rep, STEM.2.nsys-rep ... in window order."""
     found = [stem + ".nsys-rep"] if os.path.isfile(stem + ".nsys-rep") else []
     numbered = [p for p in glob.glob(glob.escape(stem) + ".[0-9]*.nsys-rep")
                 if re.fullmatch(r"[0-9]+", p[len(stem) + 1: -len(".nsys-rep")])]
     return found + sorted(numbered, key=lambda p: int(p[len(stem) + 1: -len(".nsys-rep")]))
-
-
-def none_due():
-    """Why this process writes no report, when the runtime will open no window."""
-    if os.environ.get("CAPTURE_WINDOW") == "off":
-        return "CAPTURE_WINDOW=off"
-    ranks = os.environ.get("CAPTURE_WINDOW_RANKS")
-    var = rank_variable()
-    rank = int(os.environ[var]) if var and os.environ[var].isdigit() else 0
-    if ranks and rank_selected(rank, ranks) is False:
-        return f"rank {rank} is not in CAPTURE_WINDOW_RANKS={ranks}"
-    return None
 
 
 def take_tool(args):
@@ -146,7 +93,7 @@ def take_tool(args):
 def cmd_profile(args):
     tool, args = take_tool(args)
     if tool == "ncu":
-        from .ncu import profile_ncu   # ncu.py uses this module's rank helpers
+        from .ncu import profile_ncu
         return profile_ncu(args)
     name, label, wanted, nsys_opts, program = parse_profile(args)
     name = name or program_name(program)
@@ -157,7 +104,7 @@ def cmd_profile(args):
         stem, output = f"{name}.{os.environ[var]}", f"{name}.%q{{{var}}}"
     for stale in written_reports(stem):      # a repeat run's STEM.k.nsys-rep too
         os.remove(stale)
-    command = [nsys_command(), "profile", *defaults_for(nsys_opts, range_end), "-o", output,
+    command = [nsys_command(), "profile", *nsys_defaults(nsys_opts, range_end), "-o", output,
                *nsys_opts, *program]
     print(f"{ME}: {shlex.join(command)}", file=sys.stderr)
     sys.stdout.flush()
