@@ -520,17 +520,41 @@ static const char *closest_known(const char *name, size_t len) {
   return best;
 }
 
-/* One line for each CAPTURE_WINDOW_* variable set (not empty) that no part
-   of capture_window reads: a typo would otherwise be ignored in silence. */
-static void report_unknown_variables(void) {
+/* The name of ENTRY ("NAME=VALUE") if it is a CAPTURE_WINDOW_* variable
+   set (not empty) that no part of capture_window reads; its length in *LEN. */
+static const char *unknown_variable(const char *entry, size_t *len) {
   static const char family[] = "CAPTURE_WINDOW_";
-  for (char **e = environ; e && *e; e++) {
-    const char *eq = strchr(*e, '=');
-    if (strncmp(*e, family, sizeof family - 1) != 0 || !eq || !eq[1]) continue;
-    size_t len = (size_t)(eq - *e);
-    if (!is_known(*e, len))
-      cw_log("%.*s is not a capture_window variable (ignored); did you mean %s?",
-             (int)len, *e, closest_known(*e, len));
+  const char *eq = strchr(entry, '=');
+  if (strncmp(entry, family, sizeof family - 1) != 0 || !eq || !eq[1]) return NULL;
+  *len = (size_t)(eq - entry);
+  return is_known(entry, *len) ? NULL : entry;
+}
+
+/* Whether name A (length LA) sorts before B (length LB). */
+static bool name_before(const char *a, size_t la, const char *b, size_t lb) {
+  int c = strncmp(a, b, la < lb ? la : lb);
+  return c < 0 || (c == 0 && la < lb);
+}
+
+/* One line for each unknown CAPTURE_WINDOW_* variable, in the order of
+   their names (the environment's own order differs between systems): a
+   typo would otherwise be ignored in silence. */
+static void report_unknown_variables(void) {
+  const char *last = NULL;
+  size_t last_len = 0;
+  for (;;) {
+    const char *next = NULL;
+    size_t next_len = 0, len;
+    for (char **e = environ; e && *e; e++) {
+      const char *name = unknown_variable(*e, &len);
+      if (name && (!last || name_before(last, last_len, name, len)) &&
+          (!next || name_before(name, len, next, next_len)))
+        next = name, next_len = len;
+    }
+    if (!next) return;
+    cw_log("%.*s is not a capture_window variable (ignored); did you mean %s?",
+           (int)next_len, next, closest_known(next, next_len));
+    last = next, last_len = next_len;
   }
 }
 

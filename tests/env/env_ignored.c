@@ -45,8 +45,8 @@
 // cw-expect: eval#0(.) S eval[ eval#1(.) ] E eval#2..3(.)
 // cw-stderr: capture_window: CAPTURE_WINDOW_TRIGEGR is not a capture_window variable (ignored); did you mean CAPTURE_WINDOW_TRIGGER?
 //
-// One line each; reported with capture off too.
-// cw-run: CAPTURE_WINDOW=off CAPTURE_WINDOW_LOOP=step CAPTURE_WINDOW_RANK=0 --mode=off
+// One line each, in the order of the names; reported with capture off too.
+// cw-run: CAPTURE_WINDOW=off CAPTURE_WINDOW_RANK=0 CAPTURE_WINDOW_LOOP=step --mode=off
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW_LOOP is not a capture_window variable (ignored); did you mean CAPTURE_WINDOW_LOOPS?
 // cw-stderr: capture_window: CAPTURE_WINDOW_RANK is not a capture_window variable (ignored); did you mean CAPTURE_WINDOW_RANKS?
