@@ -6,6 +6,8 @@ check what the reports hold, and plan where to cut.
   capture-window check [--label L] [--expect START:COUNT] [--json] REPORT.nsys-rep...
   capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]
                          [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]
+  capture-window profile --auto [-o NAME] [--label L] [--steps N] [--count C]
+                         [--from FILE] [NSYS-OPTION...] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--count C] --from PATH...
   capture-window --version
@@ -35,6 +37,14 @@ profile --tool ncu runs Nsight Compute on one step of each marked loop
 (CAPTURE_WINDOW_COUNT=1; --steps N, --window START:COUNT for others):
   ncu --nvtx --profile-from-start off -f -o NAME [NCU-OPTIONS] PROGRAM ARG...
 then checks that NAME.ncu-rep holds kernels, all from the window's steps.
+
+profile --auto goes from nothing to checked reports in two runs of
+PROGRAM: one as plan runs it (--steps N stops it, SIGTERM, once a loop has
+N steps; --from FILE reads an earlier run's step times instead), then one
+under nsys with every window plan suggests for the first marked loop in one
+CAPTURE_WINDOW value (--capture-range-end=repeat:N), and a table of each
+report's check: the window, what it was aimed at, the verdict, the report,
+what its odd step holds.
 
 plan runs PROGRAM once without a profiler, every step timed
 (CAPTURE_WINDOW=none, CAPTURE_WINDOW_TIMES), or reads --from the files an

@@ -1,14 +1,10 @@
 """profile.py - `profile`: nsys aimed at the program's capture windows,
 then `check` of each report it wrote."""
-import glob
 import os
 import re
-import shlex
-import subprocess
-import sys
 
-from .common import (ME, Usage, cannot_run, nsys_defaults, none_due, option_value, parse_expect,
-                     nsys_command, program_name, rank_variable)
+from .common import ME, Usage, none_due, option_value, parse_expect, program_name
+from .nsys import nsys_ended, run_nsys
 from .report import check_report
 
 def window_plan():
@@ -69,14 +65,6 @@ def parse_profile(args):
     return name, label, parse_expect(expect) if expect else None, nsys_opts, program
 
 
-def written_reports(stem):
-    """STEM.nsys-rep, or STEM.1.nsys-rep, STEM.2.nsys-rep ... in window order."""
-    found = [stem + ".nsys-rep"] if os.path.isfile(stem + ".nsys-rep") else []
-    numbered = [p for p in glob.glob(glob.escape(stem) + ".[0-9]*.nsys-rep")
-                if re.fullmatch(r"[0-9]+", p[len(stem) + 1: -len(".nsys-rep")])]
-    return found + sorted(numbered, key=lambda p: int(p[len(stem) + 1: -len(".nsys-rep")]))
-
-
 def take_tool(args):
     """--tool nsys|ncu (before any '--') and the other words."""
     for k, a in enumerate(args):
@@ -95,26 +83,15 @@ def cmd_profile(args):
     if tool == "ncu":
         from .ncu import profile_ncu
         return profile_ncu(args)
+    if "--auto" in args[:args.index("--") if "--" in args else len(args)]:
+        from .auto import profile_auto
+        return profile_auto(args)
     name, label, wanted, nsys_opts, program = parse_profile(args)
-    name = name or program_name(program)
     range_end, windows = window_plan()
-    var = rank_variable()
-    stem, output = name, name
-    if var:
-        stem, output = f"{name}.{os.environ[var]}", f"{name}.%q{{{var}}}"
-    for stale in written_reports(stem):      # a repeat run's STEM.k.nsys-rep too
-        os.remove(stale)
-    command = [nsys_command(), "profile", *nsys_defaults(nsys_opts, range_end), "-o", output,
-               *nsys_opts, *program]
-    print(f"{ME}: {shlex.join(command)}", file=sys.stderr)
-    sys.stdout.flush()
-    try:
-        nsys_status = subprocess.call(command)
-    except OSError as e:
-        print(f"{ME}: {cannot_run(command[0], e, 'NSYS', 'nsys')}", file=sys.stderr)
+    nsys_status, reports = run_nsys(name or program_name(program), nsys_opts, program, range_end)
+    if nsys_status is None:
         return 1
     reason = none_due()
-    reports = written_reports(stem)
     status = 0
     if not reports and reason:
         print(f"{ME}: no report, as expected: {reason}")
@@ -132,7 +109,4 @@ def cmd_profile(args):
         if reason:
             print(f"{ME}: reports although {reason}")
             status = 1
-    if nsys_status != 0:
-        print(f"{ME}: nsys exited with status {nsys_status}", file=sys.stderr)
-        status = status or nsys_status
-    return status
+    return nsys_ended(nsys_status, status)

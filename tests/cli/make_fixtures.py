@@ -27,6 +27,7 @@ Usage: make_fixtures.py OUT.sqlite FIXTURE[@PID]   (fake-nsys calls build())
        make_fixtures.py --list
 """
 import contextlib
+import re
 import sqlite3
 import sys
 
@@ -445,14 +446,30 @@ FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four"
             "graph_eval": graph_eval}
 
 
+def placed(name):
+    """The trainer's window of steps S to S+2 (profile --auto's reports):
+    steady:S (alike), eval:S:AIM (step S+1 evaluates), host:S:AIM (step S+1
+    takes 2.1 s of host work); AIM: the mark of a window aimed at every AIM
+    steps. -> a fixture, or None."""
+    m = re.fullmatch(r"(steady|eval|host):([0-9]+)(?::([0-9]+))?", name)
+    if not m:
+        return None
+    kind, start, aim = m.group(1), int(m.group(2)), int(m.group(3) or 0) or None
+    odd = {"steady": lambda i, t: None,
+           "eval": lambda i, t: evaluate(t) if i == start + 1 else None,
+           "host": lambda i, t: t.tick(HOST_WORK + (2_081_000_000 if i == start + 1 else 0))}[kind]
+    return lambda r: trainer(r, range(start, start + 3), odd, aim=aim)
+
+
 def build(spec, path):
     """Writes fixture SPEC ("NAME" or "NAME@PID": the process id) to PATH;
     False if there is no such fixture."""
     name, _, pid = spec.partition("@")
-    if name not in FIXTURES:
+    fixture = FIXTURES.get(name) or placed(name)
+    if not fixture:
         return False
     report = Report(int(pid) if pid else DEFAULT_PID)
-    FIXTURES[name](report)
+    fixture(report)
     report.write(path)
     return True
 
