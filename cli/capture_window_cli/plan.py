@@ -11,7 +11,8 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
   warm-up     ends at the first iteration from which 5 steps in a row are
               not slow (none such: at the first step that is not slow)
   steady      the steps after the warm-up that are not slow nor an event's: median, spread
-              (MAD over median, in %)
+              (MAD over median, in %); steady when the spread is within 10 % and
+              they neither drift nor jump among levels (steady.py)
   periodic    events every EVERY (>= 3) from PHASE, from the slowest band
               of steps down (a factor of 3 each): its occurrences are the
               places of its grid that hold a step of the band or of an
@@ -43,6 +44,8 @@ from itertools import chain, compress, islice
 
 from .common import ME, Usage, duration, nsys_defaults, option_value, plural, program_name
 from .plot import plot
+from .steady import (LONG_COUNT, SHAPE_MIN, STEADY_SPREAD, durations, run_of, shortest_holding,
+                     steadiness)
 from .steptimes import read_times, step_files
 
 SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
@@ -167,17 +170,31 @@ def analyse(index, ns, count=3):
         e["ratio"] = round(level / m, 1) if m else 0.0
         e["_held"] = set(e["occurrences"])
     events.sort(key=lambda e: -e["ratio"])
+    shape = steadiness(index, ns, wp, out, m, mad)
+    spread = round(100 * mad / m, 1) if m else 0.0
+    in_level = shape["_in_level"]
     return {
         "iterations": n,
         "warmup_end": w,
-        "steady": {"median_ns": round(m), "spread_pct": round(100 * mad / m, 1) if m else 0.0},
+        "steady": {"median_ns": round(m), "spread_pct": spread,
+                   "steady": (not shape["drift"] and not shape["levels"] and spread <= STEADY_SPREAD
+                              if shape["judged"] else None)},
+        "drift": shape["drift"],
+        "levels": shape["levels"],
         "periodic": events,
-        "outliers": [i for i in late_slow if not out[i]],
+        "outliers": [i for i in late_slow if not out[i] and in_level(ns[position(i)]) is None],
         "coinciding": sorted(i for i, k in out.items() if k > 1),
         "last": index[-1],
         "_ratio": {i: ns[position(i)] / m for i in late_slow} if m else {},
         "_steady_start": steady_start(index, wp, out, count, consecutive),
         "_count": count,
+        "_shape": shape,
+        "_out": out,
+        "_warmup_position": wp,
+        "_consecutive": consecutive,
+        "_index": index,
+        "_ns": ns,
+        "_long_start": steady_start(index, wp, out, LONG_COUNT, consecutive),
     }
 
 
@@ -382,14 +399,66 @@ def periodic_windows(e, coinciding):
     return hits[:times]
 
 
+def window(why, start, count, loops_env, program):
+    env = f"CAPTURE_WINDOW={start}:{count}"
+    return {"why": why, "env": env, "nsys": nsys_line(env, "stop", loops_env, program)}
+
+
+def shape_windows(a, loops_env, program):
+    """No steady state: a window per level (COUNT of its steps in a row,
+    else its longest run) and the shortest one that holds every level; or
+    the drift's first and last COUNT steps, none slow, to compare."""
+    count, shape, out, index, ns = a["_count"], a["_shape"], a["_out"], a["_index"], a["_ns"]
+    w = a["_warmup_position"]
+    steps = range(w, len(index))
+    if shape["levels"]:
+        in_level = shape["_in_level"]
+
+        def level(p):
+            return None if out.get(index[p]) else in_level(ns[p])
+        found = []
+        for k, lv in enumerate(shape["levels"]):
+            start, length = run_of(index, steps, lambda p: level(p) == k, count)
+            if start is not None:
+                few = "" if length == count else f" (no {count} in a row)"
+                found.append(window(f"level {duration(lv['median_ns'])}: {plural(length, 'step')} "
+                                    f"in a row at it{few}", start, length, loops_env, program))
+        start, length = shortest_holding(index, steps, level, len(shape["levels"]))
+        if start is not None:
+            kinds = len(shape["levels"])
+            found.append(window("every level in one window: the shortest run after the warm-up that "
+                                f"holds {'both' if kinds == 2 else f'all {kinds}'}", start, length,
+                                loops_env, program))
+        return found
+    drift = shape["drift"]
+
+    def calm(p):
+        return index[p] not in out
+    first = run_of(index, steps, calm, count)
+    last = run_of(index, range(len(index) - 2, w - 1, -1), calm, count)  # none on the last step
+    found = []
+    for (start, length), end in ((first, "start"), (last, "end")):
+        if length == count and (end == "start" or start != first[0]):
+            took = median([ns[p] for p in range(start - index[0], start - index[0] + length)]
+                          if a["_consecutive"] else [drift["from_ns" if end == "start" else "to_ns"]])
+            found.append(window(f"the drift's {end} ({duration(took)} steps): {plural(count, 'step')}, "
+                                "none slow, to compare", start, count, loops_env, program))
+    return found
+
+
 def suggestions(a, loops_env, program):
     out = []
     count = a["_count"]
-    if a["_steady_start"] is not None:
-        s = a["_steady_start"]
-        env = f"CAPTURE_WINDOW={s}:{count}"
-        out.append({"why": f"steady state: {plural(count, 'step')} after the warm-up, none slow",
-                    "env": env, "nsys": nsys_line(env, "stop", loops_env, program)})
+    shape = a["_shape"]
+    if shape["levels"] or shape["drift"]:
+        out += shape_windows(a, loops_env, program)
+    elif a["steady"]["steady"] is False and a["_long_start"] is not None and LONG_COUNT > count:
+        out.append(window(f"a longer window: {LONG_COUNT} steps after the warm-up, none slow (the "
+                          f"steps vary by {a['steady']['spread_pct']:.1f}%: {count} may not be typical)",
+                          a["_long_start"], LONG_COUNT, loops_env, program))
+    elif a["_steady_start"] is not None:
+        out.append(window(f"steady state: {plural(count, 'step')} after the warm-up, none slow",
+                          a["_steady_start"], count, loops_env, program))
     coinciding = set(a["coinciding"])
     for e in a["periodic"]:
         every, first = e["every"], e["first"]
@@ -429,7 +498,11 @@ def text_report(loop, a, where):
              f"{where}: {plural(a['iterations'], 'iteration')}",
              f"  warm-up: {'iterations 0-%d' % (w - 1) if w > 1 else 'iteration 0' if w == 1 else 'none'}"
              f" (steady from {w})",
-             f"  steady: median {duration(a['steady']['median_ns'])}, spread {a['steady']['spread_pct']:.1f}%"]
+             f"  steady: median {duration(a['steady']['median_ns'])}, spread {a['steady']['spread_pct']:.1f}%"
+             + {True: ": steady (", False: ": not steady (steady is ",
+                None: f": too few steps to judge, {SHAPE_MIN} needed (steady is "}[a["steady"]["steady"]]
+             + f"a spread within {STEADY_SPREAD:.0f}%, no drift, no levels)"]
+    lines += shape_lines(a)
     for e in a["periodic"]:
         last = "; the last step too" if e["occurrences"][-1] not in e["hits"] else ""
         lines.append(f"  periodic: every {e['every']} steps from {e['first']}: {e['ratio']:.1f}x slower "
@@ -450,11 +523,31 @@ def text_report(loop, a, where):
     return "\n".join(lines)
 
 
+def shape_lines(a):
+    """The drift or the levels, and what to capture instead of a steady window."""
+    shape = a["_shape"]
+    if shape["levels"]:
+        levels = shape["levels"]
+        return [f"  {len(levels)} levels: {durations([lv['median_ns'] for lv in levels])}: shapes "
+                f"change? no steady state; a window per level, and one that holds them all"]
+    d = shape["drift"]
+    if d:
+        return [f"  drift: {'+' if d['ns_per_step'] >= 0 else '-'}{duration(abs(d['ns_per_step']))} a step "
+                f"over the run ({durations([d['from_ns'], d['to_ns']]).replace(', ', ' to ')}, steps "
+                f"{d['first']}-{d['last']}): no steady state; a window at each end, to compare"]
+    if a["steady"]["steady"] is False:
+        return [f"  noisy: a spread of {a['steady']['spread_pct']:.1f}%, no drift or levels "
+                "(a busy machine?): a longer window"]
+    return []
+
+
 def public(loop, a, source):
     return {"label": loop["label"], "file": loop["file"], "line": loop["line"],
             "instance": loop["instance"], "thread": loop["thread"],
             "source": source, "iterations": a["iterations"],
             "warmup_end": a["warmup_end"], "steady": a["steady"],
+            "drift": a["drift"] and {k: a["drift"][k] for k in ("ns_per_step", "from_ns", "to_ns")},
+            "levels": a["levels"],
             "periodic": [{"every": e["every"], "phase": e["phase"], "ratio": e["ratio"],
                           "first": e["first"], "occurrences": len(e["occurrences"]),
                           "last_step": e["occurrences"][-1] not in e["hits"]}

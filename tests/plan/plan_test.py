@@ -92,7 +92,8 @@ def job_cases(cw, f):
     expect("jobs: evaluation every 20, checkpoint every 30, 100 steps (text)", (rc, out.splitlines()), (0, [
         "loop 'step' (gpt2.cu:88) thread 7: 101 iterations",
         "  warm-up: iteration 0 (steady from 1)",
-        "  steady: median 1.00 ms, spread 0.1%",
+        "  steady: median 1.00 ms, spread 0.1%: steady"
+        " (a spread within 10%, no drift, no levels)",
         "  periodic: every 30 steps from 30: 122.9x slower (eval? checkpoint?); the last step too",
         "  periodic: every 20 steps from 20: 5.2x slower (eval? checkpoint?)",
         "  steps holding several events: 60 (every 30 and every 20), 100 (every 30 and every 20; "
@@ -156,6 +157,115 @@ def job_cases(cw, f):
         sporadic[i] = int(sporadic[i] * r.uniform(3, 9))
     found("guard: sporadic outliers are no period", sporadic, [], [],
           (17, 41, 58, 99, 133, 170, 204, 251, 263, 290))
+
+
+def drifting(n, start_ms, end_ms, seed):
+    """n steps whose time moves linearly from start_ms to end_ms, +-1 % (seeded)."""
+    r = random.Random(seed)
+    return [int(1e6 * (start_ms + (end_ms - start_ms) * i / (n - 1)) * r.uniform(0.99, 1.01))
+            for i in range(n)]
+
+
+def levelled(n, levels, seed, events=()):
+    """n steps, each at a level (ms) drawn at random, +-1 % (seeded), and
+    events [(every, extra ms)] as job() has them."""
+    r = random.Random(seed)
+    return [int(1e6 * (r.choice(levels) * r.uniform(0.99, 1.01)
+                       + sum(extra for every, extra in events if i and i % every == 0)))
+            for i in range(n)]
+
+
+RULE = "steady is a spread within 10%, no drift, no levels"
+
+
+def stopped(window):
+    """The nsys line under a suggestion of one window, WINDOW (START:COUNT)."""
+    return (f"      CAPTURE_WINDOW={window} nsys profile -t cuda,nvtx -c cudaProfilerApi "
+            "--capture-range-end=stop -o report PROGRAM")
+
+
+def steady_cases(cw, f):
+    """Issue 31 item 3: no steady state, said so. Steps that drift have a
+    slope; steps that jump among levels have the levels named; neither gets
+    a steady window, but a window per level, or one at each end of the
+    drift; steady is a stated spread."""
+    def text(steps, n, steady):
+        """plan's text on steps, and the lines it must begin with."""
+        steps_file(f, [(7, "step", "train.c:42", steps)])
+        rc, out, err = plan(cw, ["--from", f])
+        return (rc, out.splitlines()), [f"loop 'step' (train.c:42) thread 7: {n} iterations",
+                                        "  warm-up: none (steady from 0)",
+                                        f"  steady: {steady}: not steady ({RULE})"]
+
+    got, head = text(drifting(100, 10, 30, 1), 100, "median 20.0 ms, spread 26.0%")
+    expect("steady: a drift from 10 to 30 ms over 100 steps (text)", got, (0, head + [
+        "  drift: +203 us a step over the run (9.97 to 30.1 ms, steps 0-99): no steady state; "
+        "a window at each end, to compare",
+        "  outliers: none",
+        "  suggestions:",
+        "    the drift's start (10.3 ms steps): 3 steps, none slow, to compare: CAPTURE_WINDOW=0:3",
+        stopped("0:3"),
+        "    the drift's end (29.6 ms steps): 3 steps, none slow, to compare: CAPTURE_WINDOW=96:3",
+        stopped("96:3")]))
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("steady: the drift, --json",
+           (loop.get("steady"), loop.get("drift"), loop.get("levels"),
+            [s["env"] for s in loop.get("suggest", [])]),
+           ({"median_ns": 19994364, "spread_pct": 26.0, "steady": False},
+            {"ns_per_step": 202840.2, "from_ns": 9970292, "to_ns": 30051470}, None,
+            ["CAPTURE_WINDOW=0:3", "CAPTURE_WINDOW=96:3"]))
+
+    got, head = text(levelled(200, (6, 9, 14, 21), 2), 200, "median 9.08 ms, spread 34.5%")
+    expect("steady: steps among 6, 9, 14 and 21 ms (text)", got, (0, head + [
+        "  4 levels: 5.99, 9.00, 14.0, 21.0 ms: shapes change? no steady state; a window per level, "
+        "and one that holds them all",
+        "  outliers: none",
+        "  suggestions:"] + [line for start, ms in ((49, "5.99"), (12, "9.00"), (132, "14.0"), (21, "21.0"))
+                             for line in (
+        f"    level {ms} ms: 3 steps in a row at it: CAPTURE_WINDOW={start}:3",
+        stopped(f"{start}:3"))] + [
+        "    every level in one window: the shortest run after the warm-up that holds all 4: "
+        "CAPTURE_WINDOW=34:4",
+        stopped("34:4")]))
+    rc, out, err = plan(cw, ["--json", "--from", f])
+    loop = json.loads(out)["loops"][0] if rc == 0 else {}
+    expect("steady: the levels, --json (the 21 ms steps are a level, no outliers)",
+           (loop.get("steady", {}).get("steady"), loop.get("drift"), loop.get("levels"),
+            loop.get("outliers")),
+           (False, None, [{"median_ns": 5986798, "steps": 53}, {"median_ns": 9004993, "steps": 54},
+                          {"median_ns": 13976744, "steps": 40}, {"median_ns": 21000353, "steps": 53}],
+            []))
+
+    def verdict(name, steps, want):
+        steps_file(f, [(7, "step", "train.c:42", steps)])
+        rc, out, err = plan(cw, ["--json", "--from", f])
+        loop = json.loads(out)["loops"][0] if rc == 0 else {}
+        expect(f"steady: {name}",
+               (loop.get("steady", {}).get("steady"), bool(loop.get("drift")),
+                [round(lv["median_ns"] / 1e6, 1) for lv in loop.get("levels") or []],
+                [(e["every"], e["phase"]) for e in loop.get("periodic", [])],
+                [s["env"] for s in loop.get("suggest", [])]), want)
+
+    verdict("levels and an evaluation every 50: both", levelled(300, (6, 9, 14, 21), 5, [(50, 200)]),
+            (False, False, [6.0, 9.0, 14.0, 21.0], [(50, 0)],
+             ["CAPTURE_WINDOW=173:3", "CAPTURE_WINDOW=6:3", "CAPTURE_WINDOW=73:3",
+              "CAPTURE_WINDOW=155:3", "CAPTURE_WINDOW=51:4", "CAPTURE_WINDOW=49:3/50x3"]))
+    verdict("a jump from 10 to 20 ms halfway: two levels",
+            [int(x * (2 if i >= 100 else 1)) for i, x in enumerate(drifting(200, 10, 10, 6))],
+            (False, False, [10.0, 20.0], [], ["CAPTURE_WINDOW=0:3", "CAPTURE_WINDOW=100:3",
+                                              "CAPTURE_WINDOW=99:2"]))
+    verdict("a drift down from 30 to 10 ms", drifting(200, 30, 10, 3),
+            (False, True, [], [], ["CAPTURE_WINDOW=0:3", "CAPTURE_WINDOW=196:3"]))
+    verdict("a drift of 10 % (10 to 11 ms): steady", drifting(200, 10, 11, 4),
+            (True, False, [], [], ["CAPTURE_WINDOW=0:3"]))
+    verdict("an evaluation every 25 on 1 ms steps: steady, with its period",
+            job(200, [(25, 5)], noise=0.01), (True, False, [], [(25, 0)],
+                                              ["CAPTURE_WINDOW=1:3", "CAPTURE_WINDOW=24:3/25x3"]))
+    r = random.Random(7)
+    verdict("noise of 20 % (lognormal), no shape: not steady, a longer window",
+            [int(1e6 * r.lognormvariate(0, 0.2)) for i in range(200)],
+            (False, False, [], [], ["CAPTURE_WINDOW=0:10"]))
 
 
 def reader_cases(cw, tmp):
@@ -300,7 +410,8 @@ def analysis_cases(cw):
     expect("analysis: warm-up, periodic, sporadic (text)", (rc, out.splitlines()), (0, [
         "loop 'step' (train.c:42) thread 7: 110 iterations",
         "  warm-up: iterations 0-9 (steady from 10)",
-        "  steady: median 1.00 ms, spread 0.3%",
+        "  steady: median 1.00 ms, spread 0.3%: steady"
+        " (a spread within 10%, no drift, no levels)",
         "  periodic: every 25 steps from 25: 6.0x slower (eval? checkpoint?)",
         "  outliers: 37 (3.0x)",
         "  suggestions:",
@@ -315,7 +426,8 @@ def analysis_cases(cw):
     rc, out, err = plan(cw, ["--json", "--from", f])
     expect("analysis: the same, --json", (rc, json.loads(out)), (0, {"loops": [{
         "label": "step", "file": "train.c", "line": 42, "instance": "", "thread": 7, "iterations": 110,
-        "source": f, "warmup_end": 10, "steady": {"median_ns": 1000000, "spread_pct": 0.3},
+        "source": f, "warmup_end": 10, "steady": {"median_ns": 1000000, "spread_pct": 0.3, "steady": True},
+        "drift": None, "levels": None,
         "periodic": [{"every": 25, "phase": 0, "ratio": 6.0, "first": 25, "occurrences": 4,
                       "last_step": False}],
         "coinciding": [], "outliers": [37],
@@ -344,6 +456,7 @@ def analysis_cases(cw):
             ["CAPTURE_WINDOW=0:3", "CAPTURE_WINDOW=29:3/20x3", "CAPTURE_WINDOW=44:3/50x3"]))
 
     job_cases(cw, f)
+    steady_cases(cw, f)
     reader_cases(cw, tmp)
 
     # --count 8: the steady window steps over the sporadic slow step at 16.
@@ -403,7 +516,8 @@ def analysis_cases(cw):
     expect("analysis: one iteration, singular", plan(cw, ["--from", f])[:2], (0, "\n".join([
         "loop 'step' (train.c:42) thread 7: 1 iteration",
         "  warm-up: none (steady from 0)",
-        "  steady: median 1.00 us, spread 0.0%",
+        "  steady: median 1.00 us, spread 0.0%: too few steps to judge, 12 needed (steady is a spread "
+        "within 10%, no drift, no levels)",
         "  outliers: none",
         "  no steady state: no 3 steps in a row after the warm-up without a slow one"]) + "\n"))
 

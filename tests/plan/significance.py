@@ -7,7 +7,8 @@ generated step files (seeded, so every count is decided by the code):
              event: how many get a period (the false alarms);
   eval       the same with 6 % random slowdowns and an evaluation: every
              10 steps at 10x (300 steps), every 25 at 6x (200 steps): how
-             many find exactly it (every 10) or it among others (every 25).
+             many find exactly it (every 10) or it among others (every 25);
+  steady     none of them drifts or has levels (issue 31 item 3): all steady.
 
 Prints the rates (docs/where-to-cut.md quotes them) and checks them
 exactly. Usage: significance.py CLI_DIR [--measure N]
@@ -38,20 +39,34 @@ def loop(n, seed, rate, period=None, factor=10.0):
     return out
 
 
+def analysed(ns):
+    return plan.analyse(array("q", range(len(ns))), array("q", ns))
+
+
 def periods(ns):
-    a = plan.analyse(array("q", range(len(ns))), array("q", ns))
-    return [(e["every"], e["phase"]) for e in a["periodic"]]
+    return [(e["every"], e["phase"]) for e in analysed(ns)["periodic"]]
 
 
 def measure(n):
-    return {
-        "noise, 300 steps": sum(1 for s in range(n) if periods(loop(300, s, 0.08))),
-        "noise, 1000 steps": sum(1 for s in range(n) if periods(loop(1000, 10_000 + s, 0.08))),
-        "every 10 at 10x, 300 steps": sum(1 for s in range(n)
-                                          if periods(loop(300, s, 0.06, 10)) == [(10, 0)]),
-        "every 25 at 6x, 200 steps": sum(1 for s in range(n)
-                                         if (25, 0) in periods(loop(200, s, 0.06, 25, 6.0))),
+    loops = {"noise, 300 steps": [analysed(loop(300, s, 0.08)) for s in range(n)],
+             "noise, 1000 steps": [analysed(loop(1000, 10_000 + s, 0.08)) for s in range(n)],
+             "every 10 at 10x, 300 steps": [analysed(loop(300, s, 0.06, 10)) for s in range(n)],
+             "every 25 at 6x, 200 steps": [analysed(loop(200, s, 0.06, 25, 6.0)) for s in range(n)]}
+
+    def found(a):
+        return [(e["every"], e["phase"]) for e in a["periodic"]]
+    got = {
+        "noise, 300 steps": sum(1 for a in loops["noise, 300 steps"] if found(a)),
+        "noise, 1000 steps": sum(1 for a in loops["noise, 1000 steps"] if found(a)),
+        "every 10 at 10x, 300 steps": sum(1 for a in loops["every 10 at 10x, 300 steps"]
+                                          if found(a) == [(10, 0)]),
+        "every 25 at 6x, 200 steps": sum(1 for a in loops["every 25 at 6x, 200 steps"]
+                                         if (25, 0) in found(a)),
     }
+    # Issue 31 item 3: the same noise is no drift nor levels: every loop steady.
+    got["not steady, all four kinds (x4 loops)"] = sum(1 for kind in loops.values() for a in kind
+                                      if a["steady"]["steady"] is not True)
+    return got
 
 
 def main():
@@ -62,7 +77,7 @@ def main():
         return 0
     n = 100
     want = {"noise, 300 steps": 0, "noise, 1000 steps": 2, "every 10 at 10x, 300 steps": 99,
-            "every 25 at 6x, 200 steps": 100}
+            "every 25 at 6x, 200 steps": 100, "not steady, all four kinds (x4 loops)": 0}
     got = measure(n)
     failures = [k for k in want if got[k] != want[k]]
     for k in want:
