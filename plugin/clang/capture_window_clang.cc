@@ -152,23 +152,23 @@ protected:
     return std::make_unique<CaptureWindowConsumer>(std::move(State));
   }
 
+  void error(const CompilerInstance &CI, const char *Text) {
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+        << Text;
+  }
+
   /* -fplugin-arg-capture_window-loop[-optional]=SPEC. */
   bool addLoopArg(const CompilerInstance &CI, const std::string &Key,
                   const std::string &Value) {
-    cw_clang::LoopArg A;
-    char Reason[256], Text[1024];
+    cw_loop_arg A;
+    char Text[1024];
     std::string Option = "-fplugin-arg-" CW_PRAGMA_NAME "-" + Key;
-    if (cw_loop_spec_parse_v1(Value.c_str(), CW_LOOP_SPEC_C, &A.Spec, Reason,
-                              sizeof Reason)) {
-      cw_format_bad_loop_spec(Text, sizeof Text, Option.c_str(),
-                              Value.c_str(), Reason);
-      DiagnosticsEngine &Diags = CI.getDiagnostics();
-      Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-          << Text;
+    if (cw_loop_arg_parse(&A, Option.c_str(), "=", Value.c_str(),
+                          Key == "loop-optional", Text, sizeof Text)) {
+      error(CI, Text);
       return false;
     }
-    A.Given = Option + "=" + Value;
-    A.Optional = Key == "loop-optional";
     LoopArgs.push_back(A);
     return true;
   }
@@ -181,46 +181,36 @@ protected:
       return true;
     }
     char Text[512];
-    cw_format_bad_all_loops(Text, sizeof Text, CW_PRAGMA_NAME, Value);
-    DiagnosticsEngine &Diags = CI.getDiagnostics();
-    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-        << Text;
+    error(CI, cw_format_bad_all_loops(Text, sizeof Text, CW_PRAGMA_NAME,
+                                      Value));
     return false;
   }
 
-  /* -fplugin-arg-capture_window-NAME[=VALUE]: verbose, portable, loop,
-     loop-optional, all-loops. */
+  /* -fplugin-arg-capture_window-KEY[=VALUE], by the shared table
+     (cw_args.h). */
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     bool Ok = true;
     for (const std::string &Arg : Args) {
-      if (Arg == "verbose") {
-        Verbose = true;
-        continue;
-      }
-      if (Arg == "portable") // accepted and ignored, as in every front door
-        continue;
       size_t Eq = Arg.find('=');
+      bool HasValue = Eq != std::string::npos;
       std::string Key = Arg.substr(0, Eq);
-      std::string Value = Eq == std::string::npos ? "" : Arg.substr(Eq + 1);
-      if (Key == "loop" || Key == "loop-optional") {
+      std::string Value = HasValue ? Arg.substr(Eq + 1) : "";
+      const cw_argument *A =
+          cw_find_argument(CW_DOOR_CLANG, Key.c_str(), HasValue);
+      if (!A) {
+        char Text[1024];
+        error(CI, cw_format_unknown_argument(
+                      Text, sizeof Text, CW_DOOR_CLANG, CW_PRAGMA_NAME,
+                      Key.c_str(), HasValue ? Value.c_str() : nullptr));
+        Ok = false;
+      } else if (A->id == CW_ARG_VERBOSE)
+        Verbose = true;
+      else if (A->id == CW_ARG_LOOP || A->id == CW_ARG_LOOP_OPTIONAL)
         Ok &= addLoopArg(CI, Key, Value);
-        continue;
-      }
-      if (Key == "all-loops") {
-        Ok &= setAllLoops(CI, Eq == std::string::npos ? nullptr
-                                                      : Value.c_str());
-        continue;
-      }
-      char Text[512];
-      cw_format_unknown_argument(Text, sizeof Text, CW_PRAGMA_NAME,
-                                 Key.c_str(),
-                                 Eq == std::string::npos ? nullptr
-                                                         : Value.c_str());
-      DiagnosticsEngine &Diags = CI.getDiagnostics();
-      Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-          << Text;
-      Ok = false;
+      else if (A->id == CW_ARG_ALL_LOOPS)
+        Ok &= setAllLoops(CI, HasValue ? Value.c_str() : nullptr);
+      /* CW_ARG_PORTABLE: accepted and ignored, as in every front door. */
     }
     /* A bad argument fails the compilation through its error; the plugin
        then stays out of the way. */
@@ -231,7 +221,7 @@ protected:
 
 private:
   bool Verbose = false;
-  std::vector<cw_clang::LoopArg> LoopArgs;
+  std::vector<cw_loop_arg> LoopArgs;
   bool AllLoops = false;
   struct cw_loop_window AllLoopsWindow = {};
 };

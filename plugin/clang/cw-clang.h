@@ -8,6 +8,7 @@
 
 #include "clang-common.h"
 
+#include "cw_args.h"
 #include "cw_pragma.h"
 #include "capture_window/loop_spec.h"
 
@@ -25,16 +26,6 @@ struct MarkedLoop {
   clang::SourceLocation PragmaLoc;
   struct cw_loop_window Window;
   const char *LoopKind; /* "for", "while" or "do" */
-};
-
-/* One -fplugin-arg-capture_window-loop[-optional]=SPEC (cw-spec.cc). */
-struct LoopArg {
-  struct cw_loop_spec Spec;
-  std::string Given;        /* as written, for messages */
-  bool Optional = false;    /* loop-optional: no error when unmatched */
-  bool Matched = false;     /* it marked a loop (or was reported trying) */
-  bool FunctionSeen = false;
-  bool Reported = false;
 };
 
 /* What a loop keyword found by the pre-parse means (cw-spec.cc). */
@@ -62,7 +53,7 @@ struct UnitState {
 
   /* Zero-edit marking: the arguments, and the loops they name by the
      place of their keyword (loopKey). */
-  std::vector<LoopArg> LoopArgs;
+  std::vector<cw_loop_arg> LoopArgs; /* loop[-optional]=SPEC (cw_args.h) */
   std::map<std::string, SpecHit> SpecLoops;
   std::map<std::string, clang::SourceLocation> FirstOutermostSeen;
   /* -fplugin-arg-capture_window-all-loops[=START:COUNT]: its window, and

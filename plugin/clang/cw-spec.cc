@@ -192,10 +192,10 @@ public:
       addFunctionLoops(SM, F->getBody(), F->getNameAsString(), State);
     std::string Name = qualifiedName(F);
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
-      LoopArg &A = State.LoopArgs[K];
-      if (!cw_loop_spec_function_matches_v1(&A.Spec, Name.c_str()))
+      cw_loop_arg &A = State.LoopArgs[K];
+      if (!cw_loop_spec_function_matches_v1(&A.spec, Name.c_str()))
         continue;
-      A.FunctionSeen = true;
+      A.function_seen = 1;
       std::vector<const Stmt *> Loops;
       outermostLoops(F->getBody(), Loops);
       if (Loops.size() == 1)
@@ -222,7 +222,7 @@ public:
       return true;
     PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Keyword));
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
-      const cw_loop_spec &Spec = State.LoopArgs[K].Spec;
+      const cw_loop_spec &Spec = State.LoopArgs[K].spec;
       if (Where.isValid() && Where.getLine() == Spec.line &&
           cw_loop_spec_file_matches_v1(&Spec, Where.getFilename()))
         add(S, K);
@@ -292,11 +292,11 @@ private:
   UnitState &State;
 };
 
-void error(Preprocessor &PP, LoopArg &A, SourceLocation Loc,
+void error(Preprocessor &PP, cw_loop_arg &A, SourceLocation Loc,
            const char *Text) {
-  if (A.Reported)
+  if (A.reported)
     return;
-  A.Reported = true;
+  A.reported = 1;
   report(PP.getDiagnostics(), DiagnosticsEngine::Error, Loc, Text);
 }
 
@@ -305,37 +305,37 @@ void error(Preprocessor &PP, LoopArg &A, SourceLocation Loc,
    in TOK's place, or say why not. */
 void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
                    const SpecHit &Hit) {
-  LoopArg &A = State.LoopArgs[Hit.Arg];
+  cw_loop_arg &A = State.LoopArgs[Hit.Arg];
   char Text[1024];
-  A.Matched = true;
+  A.matched = 1;
   switch (Hit.What) {
   case SpecHit::FirstOutermost:
-    State.FirstOutermostSeen[A.Given] = Tok.getLocation();
+    State.FirstOutermostSeen[A.given] = Tok.getLocation();
     return;
   case SpecHit::SecondOutermost: {
-    bool First = !A.Reported;
+    bool First = !A.reported;
     error(PP, A, Tok.getLocation(),
-          cw_format_loop_ambiguous(Text, sizeof Text, A.Given.c_str(),
-                                   A.Spec.target));
-    auto Seen = State.FirstOutermostSeen.find(A.Given);
+          cw_format_loop_ambiguous(Text, sizeof Text, A.given,
+                                   A.spec.target));
+    auto Seen = State.FirstOutermostSeen.find(A.given);
     if (First && Seen != State.FirstOutermostSeen.end())
       report(PP.getDiagnostics(), DiagnosticsEngine::Note, Seen->second,
              "the first outermost loop is here");
     return;
   }
   case SpecHit::Twice:
-    State.LoopArgs[Hit.Other].Matched = true;
+    State.LoopArgs[Hit.Other].matched = 1;
     error(PP, A, Tok.getLocation(),
-          cw_format_loop_marked_twice(Text, sizeof Text, A.Given.c_str(),
-                                      State.LoopArgs[Hit.Other].Given.c_str()));
+          cw_format_loop_marked_twice(Text, sizeof Text, A.given,
+                                      State.LoopArgs[Hit.Other].given));
     return;
   case SpecHit::Mark:
     break;
   }
   if (State.PragmaAwaitingLoop.isValid()) {
-    bool First = !A.Reported;
+    bool First = !A.reported;
     error(PP, A, Tok.getLocation(),
-          cw_format_loop_has_pragma(Text, sizeof Text, A.Given.c_str()));
+          cw_format_loop_has_pragma(Text, sizeof Text, A.given));
     if (First)
       report(PP.getDiagnostics(), DiagnosticsEngine::Note,
              State.PragmaAwaitingLoop, cw_message(CW_MSG_PRAGMA_HERE));
@@ -346,7 +346,7 @@ void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
   if (Reader.readUpToLoop() != LoopReader::Loop || !Reader.readLoop())
     Reader.enterUnchanged();
   else
-    enterInstrumented(PP, State, Reader, Tok.getLocation(), A.Spec.window);
+    enterInstrumented(PP, State, Reader, Tok.getLocation(), A.spec.window);
   PP.Lex(Tok);
 }
 
@@ -419,15 +419,9 @@ void watchSpecLoops(Preprocessor &PP, std::shared_ptr<UnitState> State) {
 
 void reportUnmatchedLoopArgs(DiagnosticsEngine &Diags, const UnitState &State) {
   char Text[1024];
-  for (const LoopArg &A : State.LoopArgs)
-    if (!A.Matched && !A.Optional && !A.Reported)
-      report(Diags, DiagnosticsEngine::Error, SourceLocation(),
-             cw_format_loop_unmatched(
-                 Text, sizeof Text, A.Given.c_str(),
-                 !A.Spec.by_function ? CW_UNMATCHED_NO_LOOP
-                 : A.FunctionSeen    ? CW_UNMATCHED_NO_LOOP_IN_FUNCTION
-                                     : CW_UNMATCHED_NO_FUNCTION,
-                 A.Spec.target, A.Spec.line));
+  for (const cw_loop_arg &A : State.LoopArgs)
+    if (cw_format_loop_arg_unmatched(Text, sizeof Text, &A))
+      report(Diags, DiagnosticsEngine::Error, SourceLocation(), Text);
 }
 
 } // namespace cw_clang

@@ -30,20 +30,6 @@ const char *cw_message(enum cw_message_id id)
   return messages[id];
 }
 
-const char *cw_format_unknown_argument(char *buf, size_t size,
-                                       const char *plugin, const char *key,
-                                       const char *value)
-{
-  snprintf(buf, size,
-           "unknown argument '-fplugin-arg-%s-%s%s%s' for plugin %s "
-           "(the arguments are '-fplugin-arg-%s-verbose', without a value, "
-           "'-fplugin-arg-%s-all-loops[=START:COUNT]' and "
-           "'-fplugin-arg-%s-loop=SPEC')",
-           plugin, key, value ? "=" : "", value ? value : "", plugin, plugin,
-           plugin, plugin);
-  return buf;
-}
-
 const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label)
 {
   snprintf(buf, size,

@@ -31,11 +31,6 @@ enum cw_message_id {
 
 const char *cw_message(enum cw_message_id id);
 
-/* "unknown argument '-fplugin-arg-PLUGIN-KEY' ..." */
-const char *cw_format_unknown_argument(char *buf, size_t size,
-                                       const char *plugin, const char *key,
-                                       const char *value);
-
 /* all-loops, verbose: "capture_window: loop "LABEL" not instrumented: its
    body can be entered ... from outside" */
 const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label);
@@ -57,7 +52,8 @@ enum cw_unmatched {
   CW_UNMATCHED_NO_LOOP_IN_FUNCTION /* FUNCTION: defined, without a loop */
 };
 
-/* "capture_window: 'GIVEN' matches no loop in this unit (...)" */
+/* "capture_window: 'GIVEN' matches no loop in this unit (...)"; a front
+   door asks cw_format_loop_arg_unmatched (cw_args.h), which picks WHY. */
 const char *cw_format_loop_unmatched(char *buf, size_t size, const char *given,
                                      enum cw_unmatched why, const char *target,
                                      unsigned line);

@@ -122,9 +122,9 @@
 /* The core's one exported symbol; everything else is hidden. */
 #define CW_EXPORT __attribute__ ((visibility ("default")))
 
-/* The help text GCC shows (--help with -v), its argument list written
-   from cw_arguments at start-up. */
-static char cw_help[1024];
+/* The help text GCC shows (--help with -v), written from the shared
+   argument table (cw_args.h) at start-up. */
+static char cw_help[2048];
 static struct plugin_info cw_plugin_info = { "0.1", cw_help };
 
 bool cw_verbose;
@@ -366,34 +366,17 @@ static bool
 add_loop_argument (const struct plugin_name_args *info,
 		   const struct plugin_argument *arg, bool optional)
 {
-  cw_loop_arg a = {};
-  char option[128], reason[256], buf[1024];
+  cw_loop_arg a;
+  char option[128], buf[1024];
   snprintf (option, sizeof option, "-fplugin-arg-%s-%s", info->base_name,
 	    arg->key);
-  const char *err = cw_loop_spec_parse_v1 (arg->value, CW_LOOP_SPEC_C,
-					   &a.spec, reason, sizeof reason);
-  if (err)
+  if (cw_loop_arg_parse (&a, option, "=", arg->value, optional, buf,
+			 sizeof buf))
     {
-      error ("%s", cw_format_bad_loop_spec (buf, sizeof buf, option,
-					    arg->value, err));
+      error ("%s", buf);
       return false;
     }
-  snprintf (a.given, sizeof a.given, "%s=%s", option, arg->value);
-  a.optional = optional;
   cw_loop_args.safe_push (a);
-  return true;
-}
-
-static bool
-take_verbose (const struct plugin_name_args *, const struct plugin_argument *)
-{
-  cw_verbose = true;
-  return true;
-}
-
-static bool
-take_portable (const struct plugin_name_args *, const struct plugin_argument *)
-{
   return true;
 }
 
@@ -410,97 +393,52 @@ take_all_loops (const struct plugin_name_args *info,
   return false;
 }
 
+/* One argument the shared table (cw_args.h) gives this door. */
 static bool
-take_loop (const struct plugin_name_args *info,
-	   const struct plugin_argument *arg)
+take_argument (const struct plugin_name_args *info,
+	       const struct plugin_argument *arg, enum cw_argument_id id)
 {
-  return add_loop_argument (info, arg, false);
+  switch (id)
+    {
+    case CW_ARG_VERBOSE:
+      cw_verbose = true;
+      return true;
+    case CW_ARG_PORTABLE:
+      return true;
+    case CW_ARG_ALL_LOOPS:
+      return take_all_loops (info, arg);
+    case CW_ARG_LOOP:
+    case CW_ARG_LOOP_OPTIONAL:
+      return add_loop_argument (info, arg, id == CW_ARG_LOOP_OPTIONAL);
+    default:
+      return false;
+    }
 }
 
-static bool
-take_loop_optional (const struct plugin_name_args *info,
-		    const struct plugin_argument *arg)
-{
-  return add_loop_argument (info, arg, true);
-}
-
-/* The plugin's arguments, -fplugin-arg-capture_window-KEY[=VALUE]: the one
-   list, which the parser, the unknown-argument error and the help text
-   all read, so that none of them can leave one out. */
-static const struct cw_argument
-{
-  const char *key;
-  const char *value_form; /* "" takes no value; "[=...]" may take one */
-  bool (*take) (const struct plugin_name_args *,
-		const struct plugin_argument *);
-} cw_arguments[] = {
-  { "verbose", "", take_verbose },
-  { "portable", "", take_portable },
-  { "all-loops", "[=START:COUNT]", take_all_loops },
-  { "loop", "=SPEC", take_loop },
-  { "loop-optional", "=SPEC", take_loop_optional },
-};
-
-/* Whether ARG is A: a key of no value form takes no value; the others
-   judge their values themselves (a missing SPEC is a bad SPEC). */
-static bool
-is_argument (const struct cw_argument *a, const struct plugin_argument *arg)
-{
-  return strcmp (arg->key, a->key) == 0 && (a->value_form[0] || !arg->value);
-}
-
-/* "'-fplugin-arg-P-verbose', '-fplugin-arg-P-portable', ... and
-   '-fplugin-arg-P-loop-optional=SPEC'" into BUF. */
-static const char *
-argument_list (char *buf, size_t size, const char *plugin)
-{
-  size_t n = sizeof cw_arguments / sizeof *cw_arguments, len = 0;
-  buf[0] = '\0';
-  for (size_t k = 0; k < n && len < size; k++)
-    len += snprintf (buf + len, size - len, "%s'-fplugin-arg-%s-%s%s'",
-		     k == 0 ? "" : k + 1 == n ? " and " : ", ", plugin,
-		     cw_arguments[k].key, cw_arguments[k].value_form);
-  return buf;
-}
-
-static void
-unknown_argument (const struct plugin_name_args *info,
-		  const struct plugin_argument *arg)
-{
-  char list[768], buf[1024];
-  snprintf (buf, sizeof buf,
-	    "unknown argument '-fplugin-arg-%s-%s%s%s' for plugin %s (the "
-	    "arguments are %s)", info->base_name, arg->key,
-	    arg->value ? "=" : "", arg->value ? arg->value : "",
-	    info->base_name, argument_list (list, sizeof list, info->base_name));
-  error ("%s", buf);
-}
-
-/* Each -fplugin-arg-capture_window-KEY[=VALUE], by cw_arguments. */
+/* Each -fplugin-arg-capture_window-KEY[=VALUE], by the shared table. */
 static bool
 parse_plugin_arguments (const struct plugin_name_args *info)
 {
   bool ok = true;
+  char buf[1024];
   for (int i = 0; i < info->argc; i++)
     {
       const struct plugin_argument *arg = &info->argv[i];
-      const struct cw_argument *a = NULL;
-      for (const struct cw_argument &known : cw_arguments)
-	if (is_argument (&known, arg))
-	  a = &known;
+      const struct cw_argument *a
+	= cw_find_argument (CW_DOOR_GCC, arg->key, arg->value != NULL);
       if (a)
-	ok &= a->take (info, arg);
+	ok &= take_argument (info, arg, a->id);
       else
 	{
-	  unknown_argument (info, arg);
+	  error ("%s", cw_format_unknown_argument (buf, sizeof buf,
+						   CW_DOOR_GCC,
+						   info->base_name, arg->key,
+						   arg->value));
 	  ok = false;
 	}
     }
-  char list[768];
-  snprintf (cw_help, sizeof cw_help,
-	    "Instrument loops marked with #pragma capture_window(START, COUNT "
-	    "[, \"LABEL\"]).\nArguments: %s",
-	    argument_list (list, sizeof list, info->base_name));
+  cw_format_argument_help (cw_help, sizeof cw_help, CW_DOOR_GCC,
+			   info->base_name);
   return ok;
 }
 

@@ -11,6 +11,7 @@
 
 #include "gcc-common.h"
 #include "cw_pragma.h"
+#include "cw_args.h"
 #include "capture_window/loop_spec.h"
 
 /* One pragma, as read by the pragma handler.  Its index in the pending
@@ -21,22 +22,11 @@ struct cw_pending {
   bool reported;          /* a diagnostic was issued: say it only once */
 };
 
-/* One -fplugin-arg-capture_window-loop[-optional]=SPEC (zero-edit
-   marking, cw-loops.cc). */
-struct cw_loop_arg {
-  struct cw_loop_spec spec;
-  char given[CW_LOOP_SPEC_TARGET_MAX + 64]; /* as written, for messages */
-  bool optional;	  /* loop-optional=: no error when it matches nothing */
-  bool matched;		  /* it marked a loop of this unit */
-  bool function_seen;	  /* FUNCTION: a function so named was seen */
-  bool reported;	  /* an error about it was issued: say it once */
-};
-
 /* capture_window.cc */
 extern bool cw_verbose;
 extern bool cw_all_loops;		  /* -fplugin-arg-...-all-loops */
 extern struct cw_loop_window cw_all_loops_window;  /* its START:COUNT */
-extern vec<cw_loop_arg> cw_loop_args;	  /* -fplugin-arg-...-loop */
+extern vec<cw_loop_arg> cw_loop_args;	  /* -fplugin-arg-...-loop[-optional] */
 cw_pending *cw_pending_pragma (unsigned id);
 bool cw_any_pending (void);
 

@@ -164,14 +164,6 @@ cw_report_unmatched_loop_args (void)
 {
   char buf[1024];
   for (cw_loop_arg &a : cw_loop_args)
-    if (!a.matched && !a.optional && !a.reported)
-      {
-	enum cw_unmatched why
-	  = !a.spec.by_function ? CW_UNMATCHED_NO_LOOP
-	    : a.function_seen ? CW_UNMATCHED_NO_LOOP_IN_FUNCTION
-			      : CW_UNMATCHED_NO_FUNCTION;
-	error_at (UNKNOWN_LOCATION, "%s", cw_format_loop_unmatched (buf, sizeof buf, a.given, why,
-						  a.spec.target,
-						  a.spec.line));
-      }
+    if (cw_format_loop_arg_unmatched (buf, sizeof buf, &a))
+      error_at (UNKNOWN_LOCATION, "%s", buf);
 }

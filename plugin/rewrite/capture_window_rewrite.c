@@ -97,55 +97,50 @@ static int usage(FILE *to, int status)
 static int add_loop_arg(struct rw_unit *u, const char *option,
                         const char *spec, int optional)
 {
-  struct rw_loop_arg *a;
-  char reason[256], text[1024];
+  char text[1024];
   u->loop_args = rw_grow(u->loop_args, &u->loop_args_cap, u->nloop_args + 1,
-                         sizeof *a);
-  a = &u->loop_args[u->nloop_args];
-  memset(a, 0, sizeof *a);
-  if (cw_loop_spec_parse_v1(spec, CW_LOOP_SPEC_C, &a->spec, reason,
-                            sizeof reason)) {
-    cw_format_bad_loop_spec(text, sizeof text, option, spec, reason);
+                         sizeof *u->loop_args);
+  if (cw_loop_arg_parse(&u->loop_args[u->nloop_args], option,
+                        option[1] == '-' ? " " : "=", spec, optional, text,
+                        sizeof text)) {
     fprintf(stderr, TOOL ": error: %s\n", text);
     return 0;
   }
-  snprintf(a->given, sizeof a->given, "%s%s%s", option,
-           option[1] == '-' ? " " : "=", spec);
-  a->optional = optional;
   u->nloop_args++;
   return 1;
 }
 
-/* -fplugin-arg-capture_window-NAME among the compiler flags: what the
-   plugins accept, so one set of flags serves every front door. */
+/* -fplugin-arg-capture_window-KEY[=VALUE] among the compiler flags, by
+   the table every front door shares (cw_args.h), so one set of flags
+   serves every front door. */
 static int plugin_arguments(struct rw_unit *u, char **flags, int nflags)
 {
   int ok = 1;
   for (int i = 0; i < nflags; i++) {
     const char *arg = flags[i], *eq;
+    const struct cw_argument *a;
     char key[256], text[1024];
     if (strncmp(arg, PLUGIN_ARG_PREFIX, strlen(PLUGIN_ARG_PREFIX)))
       continue;
     arg += strlen(PLUGIN_ARG_PREFIX);
-    if (!strcmp(arg, "verbose")) {
-      u->verbose = 1;
-      continue;
-    }
-    if (!strcmp(arg, "portable")) /* accepted and ignored, as in every front door */
-      continue;
     eq = strchr(arg, '=');
     snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),
              arg);
-    if (!strcmp(key, "loop") || !strcmp(key, "loop-optional")) {
+    a = cw_find_argument(CW_DOOR_REWRITE, key, eq != NULL);
+    if (!a) {
+      cw_format_unknown_argument(text, sizeof text, CW_DOOR_REWRITE,
+                                 CW_PRAGMA_NAME, key, eq ? eq + 1 : NULL);
+      fprintf(stderr, TOOL ": error: %s\n", text);
+      ok = 0;
+    } else if (a->id == CW_ARG_VERBOSE) {
+      u->verbose = 1;
+    } else if (a->id == CW_ARG_LOOP || a->id == CW_ARG_LOOP_OPTIONAL) {
       char option[512];
       snprintf(option, sizeof option, "%s%s", PLUGIN_ARG_PREFIX, key);
-      ok &= add_loop_arg(u, option, eq ? eq + 1 : "", key[4] == '-');
-      continue;
+      ok &= add_loop_arg(u, option, eq ? eq + 1 : "",
+                         a->id == CW_ARG_LOOP_OPTIONAL);
     }
-    cw_format_unknown_argument(text, sizeof text, CW_PRAGMA_NAME, key,
-                               eq ? eq + 1 : NULL);
-    fprintf(stderr, TOOL ": error: %s\n", text);
-    ok = 0;
+    /* CW_ARG_PORTABLE: accepted and ignored, as in every front door. */
   }
   return ok;
 }

@@ -10,6 +10,7 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
+#include "cw_args.h"
 #include "cw_messages.h"
 #include "cw_pragma.h"
 #include "capture_window/loop_spec.h"
@@ -64,16 +65,7 @@ struct rw_pragma {
   int valid;                /* the arguments passed the grammar */
   int loop;                 /* index of the marked loop node, or -1 */
   int host_only;            /* in a CUDA __host__ __device__ function */
-  const struct rw_loop_arg *spec; /* zero-edit marking: the argument */
-};
-
-/* One --loop SPEC (or -fplugin-arg-capture_window-loop[-optional]=SPEC). */
-struct rw_loop_arg {
-  struct cw_loop_spec spec;
-  char given[CW_LOOP_SPEC_TARGET_MAX + 64]; /* as written, for messages */
-  int optional;      /* loop-optional: no error when it matches nothing */
-  int matched;       /* it marked a loop (or was reported trying) */
-  int function_seen; /* FUNCTION: a function so named was seen */
+  const struct cw_loop_arg *spec; /* zero-edit marking: the argument */
 };
 
 struct rw_diag_sink {
@@ -100,7 +92,7 @@ struct rw_unit {
   size_t nmacros, macros_cap;
   struct rw_pragma *pragmas;
   size_t npragmas, pragmas_cap;
-  struct rw_loop_arg *loop_args;
+  struct cw_loop_arg *loop_args; /* --loop SPEC, loop[-optional]=SPEC */
   size_t nloop_args, loop_args_cap;
 
   int verbose;

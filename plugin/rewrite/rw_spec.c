@@ -61,7 +61,7 @@ static size_t qualified_name(CXCursor f, char *buf, size_t size)
 /* Does A name loop node I?  (FUNCTION: I is the outermost loop of a
    function so named.) */
 /* A's FUNCTION names F (not a lambda's body). */
-static int names_function(struct rw_loop_arg *a, CXCursor f)
+static int names_function(struct cw_loop_arg *a, CXCursor f)
 {
   char name[512];
   if (clang_getCursorKind(f) == CXCursor_LambdaExpr)
@@ -70,7 +70,7 @@ static int names_function(struct rw_loop_arg *a, CXCursor f)
   return cw_loop_spec_function_matches_v1(&a->spec, name);
 }
 
-static int names_loop(const struct rw_unit *u, struct rw_loop_arg *a, size_t i)
+static int names_loop(const struct rw_unit *u, struct cw_loop_arg *a, size_t i)
 {
   const struct rw_node *n = &u->nodes[i];
   int outermost, body = enclosing_body(u, i, &outermost);
@@ -93,7 +93,7 @@ static int marked_by(const struct rw_unit *u, size_t i)
   return -1;
 }
 
-static void mark(struct rw_unit *u, const struct rw_loop_arg *a, size_t i,
+static void mark(struct rw_unit *u, const struct cw_loop_arg *a, size_t i,
                  int body)
 {
   struct rw_pragma *p;
@@ -123,7 +123,7 @@ static void mark(struct rw_unit *u, const struct rw_loop_arg *a, size_t i,
 }
 
 /* Loop node I is what A names: mark it, or say why not. */
-static void claim(struct rw_unit *u, struct rw_loop_arg *a, size_t i)
+static void claim(struct rw_unit *u, struct cw_loop_arg *a, size_t i)
 {
   int outermost, body = enclosing_body(u, i, &outermost), j = marked_by(u, i);
   unsigned line, col;
@@ -145,7 +145,7 @@ static void claim(struct rw_unit *u, struct rw_loop_arg *a, size_t i)
 }
 
 /* FUNCTION specs: every function so named has one outermost loop. */
-static int ambiguous(struct rw_unit *u, struct rw_loop_arg *a, size_t i,
+static int ambiguous(struct rw_unit *u, struct cw_loop_arg *a, size_t i,
                      size_t first)
 {
   int o1, o2;
@@ -164,9 +164,10 @@ static int ambiguous(struct rw_unit *u, struct rw_loop_arg *a, size_t i,
   return 1;
 }
 
-static void match_spec(struct rw_unit *u, struct rw_loop_arg *a)
+static void match_spec(struct rw_unit *u, struct cw_loop_arg *a)
 {
   size_t found[64], nfound = 0;
+  char text[1024];
   for (size_t i = 0; i < u->nnodes && a->spec.by_function; i++)
     if (u->nodes[i].function_body && names_function(a, u->nodes[i].function))
       a->function_seen = 1;
@@ -182,13 +183,7 @@ static void match_spec(struct rw_unit *u, struct rw_loop_arg *a)
     }
   for (size_t k = 0; k < nfound; k++)
     claim(u, a, found[k]);
-  if (!a->matched && !a->optional) {
-    char text[1024];
-    cw_format_loop_unmatched(text, sizeof text, a->given,
-                             !a->spec.by_function ? CW_UNMATCHED_NO_LOOP
-                             : a->function_seen ? CW_UNMATCHED_NO_LOOP_IN_FUNCTION
-                                                : CW_UNMATCHED_NO_FUNCTION,
-                             a->spec.target, a->spec.line);
+  if (cw_format_loop_arg_unmatched(text, sizeof text, a)) {
     fprintf(stderr, "capture-window-rewrite: error: %s\n", text);
     u->errors++;
   }

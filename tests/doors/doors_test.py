@@ -15,7 +15,8 @@ front door and argument, what the manual says it does, checked on a real
 compilation of SOURCE: the exit status and lines stderr must hold (the
 verbose notes, an error text), or what the rewriter writes.  A documented
 argument without a row fails, and so does a row whose argument the manual
-does not document: the table and the manual move together.
+does not document: the table and the manual move together.  An unknown argument's error lists
+exactly the plugin arguments the manual documents for that door.
 
 Usage: doors_test.py --source-dir DIR [--gcc-plugin SO --cc CC]
                      [--clang-plugin SO --clang CLANG] [--rewriter EXE]
@@ -140,6 +141,22 @@ def check(name, door, args, status, wanted, tools, work):
     return not problems
 
 
+def listed_arguments(door, documented_args, tools, work):
+    """The unknown-argument error lists exactly the plugin arguments the
+    manual documents for DOOR (one table in plugin/common/cw_args.c)."""
+    args = ["--", ARG + "bogus"] if door == "rewrite" else ["bogus"]
+    rc, err, _ = run(door, args, tools, work)
+    m = re.search(r"unknown argument '" + re.escape(ARG) + r"bogus' for plugin "
+                  r"capture_window \(the arguments are (.*)\)$", err, re.M)
+    listed = set(re.findall(re.escape(ARG) + r"([a-z][a-z-]*)", m.group(1))) if m else None
+    want = {a[len(ARG):] if a.startswith(ARG) else a for a in documented_args
+            if door != "rewrite" or a.startswith(ARG)}
+    ok = rc == 1 and listed == want
+    print(("PASS: " if ok else "FAIL: ") + f"{door} unknown argument lists {sorted(want)}"
+          + ("" if ok else f"\n  exit status {rc}, listed {listed}\n  stderr:\n{err}"))
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--source-dir", required=True)
@@ -170,6 +187,8 @@ def main():
             if door in doors:
                 ok &= check(f"{door} (contrast) {' '.join(args)}", door, args, status, wanted,
                             tools, work)
+        for door in doors:
+            ok &= listed_arguments(door, docs[door], tools, work)
     return 0 if ok else 1
 
 
