@@ -14,7 +14,7 @@
  *   verbose   a note for every instrumented loop: file:line of the pragma,
  *             enclosing function, label and window.
  *   portable  accepted and ignored: the name of the only emission there is
- *             now (0.1 also had an x86-64 asm emission), so that builds
+ *             (docs/performance.md says why there is one), so that builds
  *             that pass it keep working; the same in every front door.
  *   all-loops[=START:COUNT]
  *             instrument every loop of the unit (for, while, do, range-for;

@@ -310,10 +310,9 @@ is_nonzero (location_t loc, tree var)
    each outcome of the end test it can predict (`on` still 0 when the
    runtime was skipped), copies that cost more compile time than the
    instrumentation itself.  On `cw`, at the top of each iteration: not for
-   the compiler (without it compiling is 5% cheaper) but for the loop,
-   which measured 0.3-0.8 ns per iteration faster with it on the GPU
-   hosts, CAPTURE_WINDOW=off included (docs/performance.md).  Volatile, so
-   that it is not hoisted out of the loop. */
+   the compiler but for the loop, which runs faster with it (the numbers:
+   docs/performance.md, "What the rest costs, piece by piece").  Volatile,
+   so that it is not hoisted out of the loop. */
 static tree
 opaque (location_t loc, tree var)
 {
