@@ -20,17 +20,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture_window/ranks.h"
 #include "internal.h"
 
 struct cw_config cw_config = {
     .rank = 0, .trigger = CW_TRIGGER_CUDA | CW_TRIGGER_NVTX, .align = 1, .steps = CW_STEPS_ALL};
 
-/* Rank ranges from CAPTURE_WINDOW_RANKS; NULL = all ranks. */
-struct rank_range {
-  long long first, last;
-};
-static struct rank_range *rank_ranges;
-static size_t n_rank_ranges;
+/* CAPTURE_WINDOW_RANKS as given, once valid; NULL = all ranks. */
+static char *ranks_spec;
 
 void cw_log(const char *fmt, ...) {
   char line[2048]; /* the self-check's line of a loop with many windows */
@@ -263,25 +260,47 @@ bool cw_loop_selected(const struct cw_site_v2 *site) {
 
 /* ---- CAPTURE_WINDOW_RANKS ---------------------------------------------- */
 
-static bool add_rank_range(const char *s, const char *end) {
+/* The grammar of CAPTURE_WINDOW_RANKS, in its one place: the runtime's own
+   parse and cw_rank_selected_v1 (capture_window/ranks.h) both run
+   ranks_hold. rank_item checks one item and notes whether it holds
+   wanted_rank. */
+static long long wanted_rank;
+static bool rank_held;
+
+static bool rank_item(const char *s, const char *end) {
   const char *dash = memchr(s, '-', (size_t)(end - s));
-  struct rank_range r;
+  long long first, last;
   if (!dash) {
-    if (!parse_number("RANK", s, end, 0, &r.first)) return false;
-    r.last = r.first;
-  } else if (!parse_number("FIRST", s, dash, 0, &r.first) ||
-             !parse_number("LAST", dash + 1, end, 0, &r.last)) {
+    if (!parse_number("RANK", s, end, 0, &first)) return false;
+    last = first;
+  } else if (!parse_number("FIRST", s, dash, 0, &first) ||
+             !parse_number("LAST", dash + 1, end, 0, &last)) {
     return false;
-  } else if (r.last < r.first) {
-    return bad("LAST must be >= FIRST (%lld), got %lld", r.first, r.last);
+  } else if (last < first) {
+    return bad("LAST must be >= FIRST (%lld), got %lld", first, last);
   }
-  struct rank_range *grown = append_item(rank_ranges, &n_rank_ranges, sizeof r, &r);
-  if (grown) rank_ranges = grown;
-  return grown != NULL;
+  rank_held = rank_held || (wanted_rank >= first && wanted_rank <= last);
+  return true;
+}
+
+/* 1 when VALUE opens windows in RANK, 0 when not, -1 when VALUE is bad. */
+static int ranks_hold(const char *value, long long rank) {
+  if (strcmp(value, "all") == 0) return 1;
+  wanted_rank = rank, rank_held = false;
+  if (!for_each_item(value, rank_item)) return -1;
+  return rank_held;
 }
 
 static bool parse_ranks(const char *value) {
-  return strcmp(value, "all") == 0 || for_each_item(value, add_rank_range);
+  if (ranks_hold(value, 0) < 0) return false;
+  free(ranks_spec);
+  ranks_spec = strcmp(value, "all") == 0 ? NULL : strdup(value);
+  return ranks_spec || strcmp(value, "all") == 0 || bad("out of memory");
+}
+
+CW_RANKS_EXPORT int cw_rank_selected_v1(const char *spec, long long rank) {
+  if (!spec || !*spec) return 1; /* unset */
+  return rank < 0 ? -1 : ranks_hold(spec, rank);
 }
 
 static bool parse_rank(const char *value) {
@@ -434,6 +453,11 @@ static const char *const rank_variables[] = {
     "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
 };
 
+CW_RANKS_EXPORT const char *cw_rank_variable_v1(int k) {
+  return k >= 0 && (size_t)k < sizeof rank_variables / sizeof *rank_variables ? rank_variables[k]
+                                                                               : NULL;
+}
+
 static const char *env(const char *name) {
   const char *v = getenv(name);
   return v && *v ? v : NULL;
@@ -571,10 +595,7 @@ static bool read_rank(void) {
 /* The rank is only read when some ranks are excluded or CAPTURE_WINDOW_TIMES
    names it: a bad RANK cannot matter otherwise. */
 static void apply_rank_filter(void) {
-  if (!rank_ranges) return;
-  for (size_t k = 0; k < n_rank_ranges; k++)
-    if (cw_config.rank >= rank_ranges[k].first && cw_config.rank <= rank_ranges[k].last)
-      return;
+  if (!ranks_spec || ranks_hold(ranks_spec, cw_config.rank) == 1) return;
   if (cw_config.verbose)
     cw_log("rank %lld is not in CAPTURE_WINDOW_RANKS: no windows in this process",
            cw_config.rank);
@@ -592,7 +613,7 @@ void cw_config_load(void) {
       valid = reject(options[k].name, value, options[k].accepted);
   }
   report_unknown_variables();
-  if (valid && (rank_ranges || (times_pattern && strstr(times_pattern, "%r"))))
+  if (valid && (ranks_spec || (times_pattern && strstr(times_pattern, "%r"))))
     valid = read_rank();
   if (valid) apply_rank_filter();
   const char *windows = env("CAPTURE_WINDOW");

@@ -58,40 +58,6 @@ def nsys_defaults(nsys_opts, range_end, suggested=False):
             if (in_line or not suggested) and not given(names) for w in words]
 
 
-def rank_variable():
-    """The rank variable the runtime reads: the first of them that is set."""
-    return next((v for v in RANK_VARIABLES if os.environ.get(v)), None)
-
-
-def rank_selected(rank, spec):
-    """Whether CAPTURE_WINDOW_RANKS=SPEC opens windows in RANK (None: a form
-    this command does not know)."""
-    if spec in ("", "all"):
-        return True
-    for item in spec.split(","):
-        m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", item)
-        if not m:
-            return None
-        if int(m.group(1)) <= rank <= int(m.group(2) or m.group(1)):
-            return True
-    return False
-
-
-RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")
-
-
-def none_due():
-    """Why this process writes no report, when the runtime will open no window."""
-    if os.environ.get("CAPTURE_WINDOW") == "off":
-        return "CAPTURE_WINDOW=off"
-    ranks = os.environ.get("CAPTURE_WINDOW_RANKS")
-    var = rank_variable()
-    rank = int(os.environ[var]) if var and os.environ[var].isdigit() else 0
-    if ranks and rank_selected(rank, ranks) is False:
-        return f"rank {rank} is not in CAPTURE_WINDOW_RANKS={ranks}"
-    return None
-
-
 def cannot_run(command, error, variable, tool):
     """The line for a tool that would not start: which variable names it."""
     return f"cannot run {command}: {error.strerror} ({variable} names the {tool} to run)"

@@ -26,7 +26,8 @@ import subprocess
 import sys
 
 from .common import (ME, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
-                     program_name, rank_variable, none_due)
+                     program_name)
+from .runtime import none_due, rank_variable
 
 USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
          "                       [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]")

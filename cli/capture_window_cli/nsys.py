@@ -7,7 +7,8 @@ import shlex
 import subprocess
 import sys
 
-from .common import ME, cannot_run, nsys_command, nsys_defaults, rank_variable
+from .common import ME, cannot_run, nsys_command, nsys_defaults
+from .runtime import rank_variable
 
 
 def run_nsys(name, nsys_opts, program, range_end, variables=None):

@@ -3,9 +3,10 @@ then `check` of each report it wrote."""
 import os
 import re
 
-from .common import ME, Usage, none_due, option_value, parse_expect, program_name
+from .common import ME, Usage, option_value, parse_expect, program_name
 from .nsys import nsys_ended, run_nsys
 from .report import check_report
+from .runtime import none_due
 
 def window_plan():
     """From CAPTURE_WINDOW and CAPTURE_WINDOW_SIGNAL: the --capture-range-end

@@ -1,0 +1,87 @@
+"""runtime.py - the rules libcapture_window owns, asked of it instead of
+copied: the launchers' rank variables and the grammar of
+CAPTURE_WINDOW_RANKS (capture_window/ranks.h, version 1). The library is
+the one the Python package loads (capture_window._runtime.LIB: its
+CAPTURE_WINDOW_LIBRARY, the copy beside the package, the install's lib
+folder, the loader's path). When none loads, the command has no copy of
+the rules to fall back to: it says so once, names reports without a rank
+and counts every rank as selected (docs/cli.md)."""
+import contextlib
+import ctypes
+import io
+import os
+import sys
+
+from .common import ME
+
+_lib = []   # [the library or None], once asked
+
+
+def library():
+    """libcapture_window with its rank calls, or None (said once, when
+    CAPTURE_WINDOW_RANKS is set: then the answer is a guess)."""
+    if not _lib:
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(said):   # the package's line is for loops
+                from capture_window import _runtime
+            lib = _runtime.LIB
+        except ImportError:
+            lib = None
+        if lib is not None and hasattr(lib, "cw_rank_selected_v1"):
+            lib.cw_rank_selected_v1.restype = ctypes.c_int
+            lib.cw_rank_selected_v1.argtypes = [ctypes.c_char_p, ctypes.c_longlong]
+            lib.cw_rank_variable_v1.restype = ctypes.c_char_p
+            lib.cw_rank_variable_v1.argtypes = [ctypes.c_int]
+        else:
+            lib = None
+        _lib.append(lib)
+    return _lib[0]
+
+
+def cannot_load():
+    if len(_lib) == 1:
+        _lib.append("said")
+        print(f"{ME}: cannot load libcapture_window (set CAPTURE_WINDOW_LIBRARY to its path): "
+              "every rank counted as selected", file=sys.stderr)
+
+
+def rank_variables():
+    """The rank variables, in the order the runtime reads them; () without the library."""
+    lib = library()
+    if not lib:
+        return ()
+    names, k = [], 0
+    while lib.cw_rank_variable_v1(k):
+        names.append(lib.cw_rank_variable_v1(k).decode())
+        k += 1
+    return tuple(names)
+
+
+def rank_selected(rank, spec):
+    """Whether CAPTURE_WINDOW_RANKS=SPEC opens windows in RANK: True, False,
+    or None for a value the runtime rejects; True without the library."""
+    lib = library()
+    if not lib:
+        cannot_load()
+        return True
+    answer = lib.cw_rank_selected_v1(spec.encode(), rank)
+    return None if answer < 0 else bool(answer)
+
+
+
+def rank_variable():
+    """The rank variable the runtime reads: the first of them that is set."""
+    return next((v for v in rank_variables() if os.environ.get(v)), None)
+
+
+def none_due():
+    """Why this process writes no report, when the runtime will open no window."""
+    if os.environ.get("CAPTURE_WINDOW") == "off":
+        return "CAPTURE_WINDOW=off"
+    ranks = os.environ.get("CAPTURE_WINDOW_RANKS")
+    var = rank_variable()
+    rank = int(os.environ[var]) if var and os.environ[var].isdigit() else 0
+    if ranks and rank_selected(rank, ranks) is False:
+        return f"rank {rank} is not in CAPTURE_WINDOW_RANKS={ranks}"
+    return None
