@@ -142,7 +142,9 @@ def analyse(index, ns, count=3):
     limit = float(m0 + slow_margin(m0, d0))
     small = float(m0 + max(SMALL_RATIO * m0, 2 * SLOW_MADS * d0, SLOW_MIN_NS))
     # one pass over the steps: the slow ones are among those above `small`
-    above_small = list(compress(range(n), map(small.__lt__, ns)))
+    # or `limit`, whichever is lower (with a spread over 6.25 %, 8 MADs
+    # are more than the slow margin)
+    above_small = list(compress(range(n), map(min(small, limit).__lt__, ns)))
     slow = [p for p in above_small if ns[p] > limit]
     wp = warmup_end(slow, n)
     w = index[wp]
