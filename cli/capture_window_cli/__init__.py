@@ -31,7 +31,8 @@ beside it) and prints one verdict per report, e.g.
 The kernels of a step are those its thread launched inside the step's range.
 Reports of several processes (ranks) are compared: a line per rank, then
 whether every rank captured the same steps. --json prints one JSON object
-per report (and one for the ranks) instead.
+per report (and one for the ranks) instead. A REPORT.ncu-rep gets the
+verdict of profile --tool ncu.
 
 profile --tool ncu runs Nsight Compute on one step of each marked loop
 (CAPTURE_WINDOW_COUNT=1; --steps N, --window START:COUNT for others):

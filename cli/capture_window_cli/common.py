@@ -58,6 +58,41 @@ def nsys_defaults(nsys_opts, range_end, suggested=False):
             if (in_line or not suggested) and not given(names) for w in words]
 
 
+# The problems a verdict names, shared by check (report.py) and profile
+# --tool ncu (ncu.py): name -> its message, filled from the report (the
+# --json object's "problem" is the name). docs/cli.md lists them.
+PROBLEMS = {
+    "missing": "no such report",
+    "never_closed": "report is {size}: the window never closed (nsys recorded until the program "
+                    "ended; is the loop shorter than the window, or nsys run without "
+                    "-c cudaProfilerApi / -c nvtx?)",
+    "export_failed": "nsys export failed: {error}",
+    "import_failed": "ncu --import failed: {error}",
+    "no_kernels": "no kernels captured: the window closed before any GPU work (or nsys ran "
+                  "without -t cuda); {size}",
+    "none_profiled": "no kernels profiled: did the window open (a program built with the plugin, "
+                     "a loop that reaches START)? {size}",
+    "no_ranges": "no {label}#i ranges: was the program built with the capture-window plugin, nsys "
+                 "run with -t nvtx, and is the loop's label '{label}' (--label)? {tail}",
+    "other_steps": "found {found}, expected {count}{want}",
+    "several_windows": "found {found}: several windows in one report (use "
+                       "--capture-range-end=repeat for a report per window)",
+    "outside_window": "{outside} of {kernels} ran outside window '{label}' (ncu run without "
+                      "--profile-from-start off, or another thread's kernels?)",
+    "steps_unknown": "found {found}; {own} of {kernels} lie under ranges of the program's own, "
+                     "whose step only their whole NVTX stack names, and that needs Nsight "
+                     "Compute's Python interface: {why}",
+    "missed_event": "found {found}, {aim}, but no step differs from the others, in its work or "
+                    "its time: the event fell outside the window; {tail}",
+    "not_steady": "{odd}: not steady state{why}",
+}
+
+
+def problem(name, **fields):
+    """(NAME, its message filled with FIELDS): what a verdict returns."""
+    return name, PROBLEMS[name].format(**fields)
+
+
 def cannot_run(command, error, variable, tool):
     """The line for a tool that would not start: which variable names it."""
     return f"cannot run {command}: {error.strerror} ({variable} names the {tool} to run)"

@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 from .common import (ME, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
-                     program_name)
+                     program_name, problem)
 from .runtime import none_due, rank_variable
 
 USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
@@ -187,39 +187,39 @@ def steps_of(report, inside, label):
 
 
 def check_ncu_report(report, label, expect):
-    """{"report", "ok", "verdict", "kernels", "steps"} for one .ncu-rep."""
-    def verdict(ok, text, kernels=None, steps=None):
-        return {"report": report, "ok": ok, "verdict": text, "kernels": kernels, "steps": steps}
+    """{"report", "ok", "problem", "verdict", "kernels", "steps"} for one
+    .ncu-rep (problem: a name of common.PROBLEMS, None when ok)."""
+    def verdict(name, text, kernels=None, steps=None):
+        return {"report": report, "ok": name is None, "problem": name, "verdict": text,
+                "kernels": kernels, "steps": steps}
     if not os.path.isfile(report):
-        return verdict(False, "no such report")
+        return verdict(*problem("missing"))
     size = human(os.path.getsize(report))
-    every, problem = imported(report)
-    inside, problem = (None, problem) if problem else imported(report, "--nvtx-include", f"{label}/")
-    if problem:
-        return verdict(False, f"ncu --import failed: {problem}")
+    every, error = imported(report)
+    inside, error = (None, error) if error else imported(report, "--nvtx-include", f"{label}/")
+    if error:
+        return verdict(*problem("import_failed", error=error))
     if not every:
-        return verdict(False, "no kernels profiled: did the window open (a program built with "
-                       "the plugin, a loop that reaches START)? " + size, 0)
+        return verdict(*problem("none_profiled", size=size), 0)
     kernels = plural(len(every), 'kernel')
     outside = len(every) - len(inside)
     if outside:
-        return verdict(False, f"{commas(outside)} of {kernels} ran outside window '{label}' (ncu "
-                       "run without --profile-from-start off, or another thread's kernels?)",
-                       len(every))
+        return verdict(*problem("outside_window", outside=commas(outside), kernels=kernels,
+                                label=label), len(every))
     steps, own, unknown = steps_of(report, inside, label)
     found = f"{plural(len(steps), 'step')} ({label}#{spans(steps)})" if steps else "no step"
     if unknown:
-        return verdict(False, f"found {found}; {commas(own)} of {kernels} lie under ranges of the "
-                       f"program's own, whose step only their whole NVTX stack names, and that "
-                       f"needs Nsight Compute's Python interface: {unknown}", len(every), steps)
+        return verdict(*problem("steps_unknown", found=found, own=commas(own), kernels=kernels,
+                                why=unknown), len(every), steps)
     if expect and steps:
         start, count = expect
         want = list(range(start, start + count)) if start is not None else None
         if len(steps) > count or (want and not set(steps) <= set(want)):
             shown = f" ({label}#{spans(want)})" if want else ""
-            return verdict(False, f"found {found}, expected {count}{shown}", len(every), steps)
+            return verdict(*problem("other_steps", found=found, count=count, want=shown),
+                           len(every), steps)
     note = f" ({commas(own)} under the program's own ranges)" if own else ""
-    return verdict(True, f"ok: {found}, {kernels}{note}, {size}", len(every), steps)
+    return verdict(None, f"ok: {found}, {kernels}{note}, {size}", len(every), steps)
 
 
 def profile_ncu(args):

@@ -9,7 +9,8 @@ import sqlite3
 import subprocess
 
 from .common import (ME, Usage, usage, cannot_run, plural, human, commas, spans, and_list, parse_expect,
-                     option_value, nsys_command, duration)
+                     option_value, nsys_command, duration, problem)
+from .ncu import check_ncu_report
 from .straggler import nccl_waits
 
 MAX_BYTES = 1_000_000_000   # a window report larger than this never closed
@@ -269,21 +270,19 @@ def check_report(report, label, expect):
               "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
               "host_work": None}
 
-    def verdict(problem, text):
-        result.update(ok=problem is None, problem=problem, verdict=text)
+    def verdict(name, text):
+        result.update(ok=name is None, problem=name, verdict=text)
         return result
 
     if not os.path.isfile(report):
-        return verdict("missing", "no such report")
+        return verdict(*problem("missing"))
     size = os.path.getsize(report)
     result["bytes"] = size
     if size >= MAX_BYTES:
-        return verdict("never_closed", f"report is {human(size)}: the window never closed (nsys "
-                       "recorded until the program ended; is the loop shorter than the window, or "
-                       "nsys run without -c cudaProfilerApi / -c nvtx?)")
+        return verdict(*problem("never_closed", size=human(size)))
     db, error = export(report)
     if error:
-        return verdict("export_failed", f"nsys export failed: {error}")
+        return verdict(*problem("export_failed", error=error))
     trace = Trace(db, label)
     indexes = sorted({s.index for s in trace.steps})
     result.update(kernels=trace.kernels, threads=trace.windows, steps=indexes,
@@ -302,14 +301,11 @@ def check_report(report, label, expect):
         tail = (f"{kernels}{launches} (nsys traced each graph whole: --cuda-graph-trace=node "
                 f"shows their kernels), {human(size)}")
     if trace.kernels == 0 and trace.graphs == 0:
-        return verdict("no_kernels", "no kernels captured: the window closed before any GPU work "
-                       f"(or nsys ran without -t cuda); {human(size)}")
+        return verdict(*problem("no_kernels", size=human(size)))
     if not indexes and os.environ.get("CAPTURE_WINDOW_STEPS") == "off" and trace.windows > 0:
         return verdict(None, f"ok: window {label} (CAPTURE_WINDOW_STEPS=off: no {label}#i ranges), {tail}")
     if not indexes:
-        return verdict("no_ranges", f"no {label}#i ranges: was the program built with the "
-                       f"capture-window plugin, nsys run with -t nvtx, and is the loop's label "
-                       f"'{label}' (--label)? {tail}")
+        return verdict(*problem("no_ranges", label=label, tail=tail))
     extra = ""
     if expect:
         start, count = expect
@@ -317,13 +313,13 @@ def check_report(report, label, expect):
         want = range(start, start + count)
         outside = [i for i in indexes if i not in want]
         if len(indexes) - len(outside) != count or (outside and trace.windows <= 1):
-            return verdict("other_steps", f"found {found}, expected {count} ({label}#{spans(want)})")
+            return verdict(*problem("other_steps", found=found, count=count,
+                                    want=f" ({label}#{spans(want)})"))
         if outside:   # another thread's window held the profiler on after this one closed
             extra = f" (also {label}#{spans(outside)} of threads whose window closed first)"
         found = f"{plural(count, 'step')} ({label}#{spans(want)})"
     elif "," in spans(indexes):
-        return verdict("several_windows", f"found {found}: several windows in one report "
-                       "(use --capture-range-end=repeat for a report per window)")
+        return verdict(*problem("several_windows", found=found))
     threads = f" in {trace.windows} threads" if trace.windows > 1 else ""
     result["host_work"] = host_work(trace) or None
     return verdict(*judge(trace, label, f"{found}{threads}", f"{tail}{extra}", result["host_work"]))
@@ -407,11 +403,9 @@ def judge(trace, label, found, tail, slow=None):
             return None, f"ok: {found}, {aim}: {'; '.join(odd)}; {tail}"
         if slow:
             return None, f"ok: {found}, {aim}: {'; '.join(host_phrases(slow, label, len(trace.by_thread)))}; {tail}"
-        return "missed_event", (f"found {found}, {aim}, but no step differs from the others, in "
-                                f"its work or its time: the event fell outside the window; {tail}")
+        return problem("missed_event", found=found, aim=aim, tail=tail)
     if odd:
-        return "not_steady", "; ".join(odd) + (": not steady state" if named else
-                                                ": not steady state (eval? checkpoint?)")
+        return problem("not_steady", odd="; ".join(odd), why="" if named else " (eval? checkpoint?)")
     return None, f"ok: {found}, {tail}"
 
 
@@ -450,7 +444,7 @@ def compare_ranks(results, label):
     they all captured the same steps: (lines, the --json object), or None."""
     processes = collections.OrderedDict()
     for r in results:
-        if r["pids"]:
+        if r.get("pids"):
             processes.setdefault(min(r["pids"]), []).append(r)
     if len(processes) < 2:
         return None
@@ -498,7 +492,8 @@ def cmd_check(args):
     if not reports:
         raise usage()
     expect = parse_expect(expect) if expect else None
-    results = [check_report(r, label, expect) for r in reports]
+    results = [check_ncu_report(r, label, expect) if r.endswith(".ncu-rep") else
+               check_report(r, label, expect) for r in reports]
     ranks = compare_ranks(results, label)
     for r in results:
         print(json.dumps(r) if as_json else f"{r['report']}: {r['verdict']}")

@@ -86,6 +86,19 @@ def verdict_cases():
           "not a valid report file"], ["profile", "--tool", "ncu", "--", "./prog"], env("nosuch"))
 
 
+def check_cases():
+    """check takes .ncu-rep too: the same verdict, and in --json its problem's name."""
+    with open("outside.ncu-rep", "w") as f:
+        f.write("fixture=outside\n")
+    outside = ("2 of 3 kernels ran outside window 'step' (ncu run without --profile-from-start "
+               "off, or another thread's kernels?)")
+    case("check of an .ncu-rep", 1, [f"outside.ncu-rep: {outside}"], ["check", "outside.ncu-rep"],
+         env())
+    case("check --json of an .ncu-rep: the problem named", 1,
+         [{"report": "outside.ncu-rep", "ok": False, "problem": "outside_window", "verdict": outside,
+           "kernels": 3, "steps": None}], ["check", "--json", "outside.ncu-rep"], env())
+
+
 def nested_cases():
     """The program's own ranges around the loop and inside every step: the
     step is read from each kernel's whole NVTX stack (ncu_report)."""
@@ -147,4 +160,4 @@ def usage_cases():
 if __name__ == "__main__":
     sys.exit(cli_test.run_all(
         '#!/bin/sh\necho "prog: ${*:+$* }window=$CAPTURE_WINDOW count=$CAPTURE_WINDOW_COUNT"\n',
-        (window_cases, verdict_cases, nested_cases, rank_cases, usage_cases)))
+        (window_cases, verdict_cases, check_cases, nested_cases, rank_cases, usage_cases)))
