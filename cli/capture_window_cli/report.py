@@ -302,7 +302,10 @@ def check_report(report, label, expect):
                 f"shows their kernels), {human(size)}")
     if trace.kernels == 0 and trace.graphs == 0:
         return verdict(*problem("no_kernels", size=human(size)))
-    if not indexes and os.environ.get("CAPTURE_WINDOW_STEPS") == "off" and trace.windows > 0:
+    # The report is judged by what the run recorded, not by this command's
+    # environment: window ranges without a step range are a run with
+    # CAPTURE_WINDOW_STEPS=off (any other value pushes L#i inside a window).
+    if not indexes and trace.windows > 0:
         return verdict(None, f"ok: window {label} (CAPTURE_WINDOW_STEPS=off: no {label}#i ranges), {tail}")
     if not indexes:
         return verdict(*problem("no_ranges", label=label, tail=tail))

@@ -114,6 +114,9 @@ def check_cases():
     case("check: CAPTURE_WINDOW_STEPS=off: the window range alone", 0,
          ["off.nsys-rep: ok: window step (CAPTURE_WINDOW_STEPS=off: no step#i ranges), "
           "3 kernels, 64.0 kB"], ["check", "off.nsys-rep"], {"CAPTURE_WINDOW_STEPS": "off"})
+    case("check: CAPTURE_WINDOW_STEPS=off judged by the report, not the checker's environment", 0,
+         ["off.nsys-rep: ok: window step (CAPTURE_WINDOW_STEPS=off: no step#i ranges), "
+          "3 kernels, 64.0 kB"], ["check", "off.nsys-rep"], {"CAPTURE_WINDOW_STEPS": "all"})
     report("eval", "eval.nsys-rep", 812)
     case("check: --label eval", 0, ["eval.nsys-rep: ok: 2 steps (eval#5-6), 8 kernels, 812 bytes"],
          ["check", "--label", "eval", "--expect", "5:2", "eval.nsys-rep"])
