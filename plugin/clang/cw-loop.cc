@@ -138,6 +138,74 @@ bool LoopReader::readOpenMPDirective(Tokens &Out, bool &IsSimd) {
   return true;
 }
 
+/* if [constexpr] (...) STATEMENT [else STATEMENT], after the if. */
+bool LoopReader::readIf(Tokens &Out) {
+  Token Tok;
+  if (!get(Tok))
+    return false;
+  if (Tok.is(tok::kw_constexpr))
+    Out.push_back(Tok);
+  else
+    Peeked = Tok;
+  if (!readParens(Out) || !readStatement(Out) || !get(Tok))
+    return false;
+  if (Tok.is(tok::kw_else)) {
+    Out.push_back(Tok);
+    return readStatement(Out);
+  }
+  Peeked = Tok;
+  return true;
+}
+
+/* do STATEMENT while (...);, after the do. */
+bool LoopReader::readDo(Tokens &Out) {
+  Token Tok;
+  if (!readStatement(Out) || !get(Tok))
+    return false;
+  Out.push_back(Tok); /* while */
+  if (!readParens(Out))
+    return false;
+  return readUntilSemi(Out);
+}
+
+/* try {...} catch (...) {...}..., after the try. */
+bool LoopReader::readTry(Tokens &Out) {
+  Token Tok;
+  if (!get(Tok))
+    return false;
+  Out.push_back(Tok);
+  if (!Tok.is(tok::l_brace) || !readBraces(Out))
+    return false;
+  for (;;) {
+    if (!get(Tok))
+      return true;
+    if (!Tok.is(tok::kw_catch)) {
+      Peeked = Tok;
+      return true;
+    }
+    Out.push_back(Tok);
+    if (!readParens(Out) || !get(Tok))
+      return false;
+    Out.push_back(Tok);
+    if (!Tok.is(tok::l_brace) || !readBraces(Out))
+      return false;
+  }
+}
+
+/* After an identifier: a label and its statement, or an expression
+   statement. */
+bool LoopReader::readLabelOrExpression(Tokens &Out) {
+  Token Next;
+  if (!get(Next))
+    return false;
+  if (Next.is(tok::colon)) {
+    Out.push_back(Next);
+    return readStatement(Out);
+  }
+  Peeked = Next;
+  return readUntilSemi(Out);
+}
+
 /* One statement, the body of a loop.  May leave the token after it in
    Peeked (looking for an else or a catch). */
 bool LoopReader::readStatement(Tokens &Out) {
@@ -154,66 +222,18 @@ bool LoopReader::readStatement(Tokens &Out) {
   case tok::kw_while:
   case tok::kw_switch:
     return readParens(Out) && readStatement(Out);
-  case tok::kw_if: {
-    if (!get(Tok))
-      return false;
-    if (Tok.is(tok::kw_constexpr))
-      Out.push_back(Tok);
-    else
-      Peeked = Tok;
-    if (!readParens(Out) || !readStatement(Out) || !get(Tok))
-      return false;
-    if (Tok.is(tok::kw_else)) {
-      Out.push_back(Tok);
-      return readStatement(Out);
-    }
-    Peeked = Tok;
-    return true;
-  }
-  case tok::kw_do: {
-    if (!readStatement(Out) || !get(Tok))
-      return false;
-    Out.push_back(Tok); /* while */
-    if (!readParens(Out))
-      return false;
-    return readUntilSemi(Out);
-  }
-  case tok::kw_try: {
-    if (!get(Tok))
-      return false;
-    Out.push_back(Tok);
-    if (!Tok.is(tok::l_brace) || !readBraces(Out))
-      return false;
-    for (;;) {
-      if (!get(Tok))
-        return true;
-      if (!Tok.is(tok::kw_catch)) {
-        Peeked = Tok;
-        return true;
-      }
-      Out.push_back(Tok);
-      if (!readParens(Out) || !get(Tok))
-        return false;
-      Out.push_back(Tok);
-      if (!Tok.is(tok::l_brace) || !readBraces(Out))
-        return false;
-    }
-  }
+  case tok::kw_if:
+    return readIf(Out);
+  case tok::kw_do:
+    return readDo(Out);
+  case tok::kw_try:
+    return readTry(Out);
   case tok::annot_pragma_openmp: {
     bool IsSimd;
     return readOpenMPDirective(Out, IsSimd) && readStatement(Out);
   }
-  case tok::identifier: {
-    Token Next; /* a label? */
-    if (!get(Next))
-      return false;
-    if (Next.is(tok::colon)) {
-      Out.push_back(Next);
-      return readStatement(Out);
-    }
-    Peeked = Next;
-    return readUntilSemi(Out);
-  }
+  case tok::identifier:
+    return readLabelOrExpression(Out);
   default:
     if (Tok.isAnnotation()) /* another pragma's; the statement follows */
       return readStatement(Out);

@@ -52,6 +52,10 @@ private:
   bool readParens(Tokens &Out);
   bool readBraces(Tokens &Out);
   bool readStatement(Tokens &Out);
+  bool readIf(Tokens &Out);
+  bool readDo(Tokens &Out);
+  bool readTry(Tokens &Out);
+  bool readLabelOrExpression(Tokens &Out);
   bool readUntilSemi(Tokens &Out);
   bool readOpenMPDirective(Tokens &Out, bool &IsSimd);
   void enter(Tokens &&Stream);

@@ -51,8 +51,8 @@ extern const struct cw_argument cw_arguments[CW_ARG_COUNT_];
 const struct cw_argument *cw_find_argument(enum cw_door door, const char *key,
                                            int has_value);
 
-/* "'-fplugin-arg-PLUGIN-verbose', ... and '-fplugin-arg-PLUGIN-loop-optional=SPEC'":
-   the arguments DOOR takes. */
+/* "'-fplugin-arg-PLUGIN-verbose', ... and
+   '-fplugin-arg-PLUGIN-loop-optional=SPEC'": the arguments DOOR takes. */
 const char *cw_format_argument_list(char *buf, size_t size, enum cw_door door,
                                     const char *plugin);
 

@@ -197,11 +197,74 @@ static const char *take_label(struct cw_pragma_parser *p,
   return NULL;
 }
 
+/* S_START, S_COUNT: [-]NUMBER. */
+static const char *feed_value(struct cw_pragma_parser *p,
+                              enum cw_token_kind kind, const char *text)
+{
+  if (kind == CW_TOKEN_MINUS && !p->negative) {
+    p->negative = 1;
+    return NULL;
+  }
+  if (kind == CW_TOKEN_CLOSE || kind == CW_TOKEN_END ||
+      kind == CW_TOKEN_COMMA)
+    return fail(p, "expected '%s': %s is missing", CW_PRAGMA_FORM,
+                p->state == S_START ? "START" : "COUNT");
+  if (take_value(p, p->state == S_COUNT, kind, text))
+    return p->message;
+  p->state = p->state == S_START ? S_AFTER_START : S_AFTER_COUNT;
+  return NULL;
+}
+
+/* S_AFTER_START: the comma before COUNT. */
+static const char *feed_after_start(struct cw_pragma_parser *p,
+                                    enum cw_token_kind kind, const char *text)
+{
+  if (kind == CW_TOKEN_COMMA) {
+    p->state = S_COUNT;
+    return NULL;
+  }
+  if (kind == CW_TOKEN_CLOSE)
+    return fail(p, "expected '%s': COUNT is missing", CW_PRAGMA_FORM, "");
+  return fail_expected(p, kind, text);
+}
+
+/* S_AFTER_COUNT, S_AFTER_LABEL: the closing parenthesis, or the comma
+   before LABEL. */
+static const char *feed_after_arguments(struct cw_pragma_parser *p,
+                                        enum cw_token_kind kind,
+                                        const char *text)
+{
+  if (kind == CW_TOKEN_CLOSE) {
+    p->state = S_END;
+    return NULL;
+  }
+  if (kind == CW_TOKEN_COMMA && p->state == S_AFTER_COUNT) {
+    p->state = S_LABEL;
+    return NULL;
+  }
+  if (kind == CW_TOKEN_COMMA)
+    return fail(p, "expected '%s': too many arguments", CW_PRAGMA_FORM,
+                "");
+  return fail_expected(p, kind, text);
+}
+
+/* S_END: the end of the line. */
+static const char *feed_end(struct cw_pragma_parser *p,
+                            enum cw_token_kind kind, const char *text)
+{
+  char got[80];
+  if (kind == CW_TOKEN_END) {
+    p->state = S_DONE;
+    return NULL;
+  }
+  describe(got, sizeof got, kind, text);
+  return fail(p, "expected end of line after '%s', got %s", CW_PRAGMA_FORM,
+              got);
+}
+
 const char *cw_pragma_feed(struct cw_pragma_parser *p,
                            enum cw_token_kind kind, const char *text)
 {
-  char got[80];
-
   switch (p->state) {
   case S_OPEN:
     if (kind != CW_TOKEN_OPEN)
@@ -211,42 +274,14 @@ const char *cw_pragma_feed(struct cw_pragma_parser *p,
 
   case S_START:
   case S_COUNT:
-    if (kind == CW_TOKEN_MINUS && !p->negative) {
-      p->negative = 1;
-      return NULL;
-    }
-    if (kind == CW_TOKEN_CLOSE || kind == CW_TOKEN_END ||
-        kind == CW_TOKEN_COMMA)
-      return fail(p, "expected '%s': %s is missing", CW_PRAGMA_FORM,
-                  p->state == S_START ? "START" : "COUNT");
-    if (take_value(p, p->state == S_COUNT, kind, text))
-      return p->message;
-    p->state = p->state == S_START ? S_AFTER_START : S_AFTER_COUNT;
-    return NULL;
+    return feed_value(p, kind, text);
 
   case S_AFTER_START:
-    if (kind == CW_TOKEN_COMMA) {
-      p->state = S_COUNT;
-      return NULL;
-    }
-    if (kind == CW_TOKEN_CLOSE)
-      return fail(p, "expected '%s': COUNT is missing", CW_PRAGMA_FORM, "");
-    return fail_expected(p, kind, text);
+    return feed_after_start(p, kind, text);
 
   case S_AFTER_COUNT:
   case S_AFTER_LABEL:
-    if (kind == CW_TOKEN_CLOSE) {
-      p->state = S_END;
-      return NULL;
-    }
-    if (kind == CW_TOKEN_COMMA && p->state == S_AFTER_COUNT) {
-      p->state = S_LABEL;
-      return NULL;
-    }
-    if (kind == CW_TOKEN_COMMA)
-      return fail(p, "expected '%s': too many arguments", CW_PRAGMA_FORM,
-                  "");
-    return fail_expected(p, kind, text);
+    return feed_after_arguments(p, kind, text);
 
   case S_LABEL:
     if (take_label(p, kind, text))
@@ -255,13 +290,7 @@ const char *cw_pragma_feed(struct cw_pragma_parser *p,
     return NULL;
 
   case S_END:
-    if (kind == CW_TOKEN_END) {
-      p->state = S_DONE;
-      return NULL;
-    }
-    describe(got, sizeof got, kind, text);
-    return fail(p, "expected end of line after '%s', got %s", CW_PRAGMA_FORM,
-                got);
+    return feed_end(p, kind, text);
 
   case S_DONE:
     return fail(p, "expected end of line after '%s'%s", CW_PRAGMA_FORM, "");

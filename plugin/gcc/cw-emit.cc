@@ -1,8 +1,8 @@
 /*
- * cw-emit.cc - the trees the plugin adds: the runtime's declarations (once
- * per translation unit), the marker statements that hold a pragma's place,
- * the static descriptor of each marked loop and the calls around it, in the
- * shape documented in runtime/include/capture_window/abi.h.
+ * cw-emit.cc - the trees the plugin adds around a marked loop: its static
+ * descriptor and the calls around it and its iterations, in the shape
+ * documented in runtime/include/capture_window/abi.h, from the
+ * declarations of cw-declare.cc.
  */
 #include "cw-gcc.h"
 #include "cw_messages.h"
@@ -10,181 +10,15 @@
 
 #include <stddef.h>
 
-/* Trees that live across functions; GC roots (cw_gc_roots). */
-static tree site_type;	  /* struct cw_site_v2 */
-static tree loop_type;	  /* struct cw_loop_v2 */
-static tree marker_type;  /* private integer type of marker constants */
-static tree enter_fn, begin_fn, end_fn, exit_fn;
-static tree constant_evaluated_fn;  /* C++: __builtin_is_constant_evaluated */
-
-#define CW_ROOT(var) \
-  { &var, 1, sizeof (tree), gt_ggc_mx_tree_node, gt_pch_nx_tree_node }
-const struct ggc_root_tab cw_gc_roots[] = {
-  CW_ROOT (site_type), CW_ROOT (loop_type), CW_ROOT (marker_type),
-  CW_ROOT (enter_fn), CW_ROOT (begin_fn), CW_ROOT (end_fn), CW_ROOT (exit_fn),
-  CW_ROOT (constant_evaluated_fn),
-  LAST_GGC_ROOT_TAB
-};
-
-/* A record field as abi.h declares it. */
-struct abi_field
-{
-  const char *name;
-  size_t offset;
-  tree type;
-};
-
-/* The record type NAME, checked against the ABI header the plugin was
-   built with: a mismatch is a plugin bug, never the user's. */
-static tree
-build_abi_record (const char *name, const abi_field *fields, unsigned n,
-		  size_t size)
-{
-  tree type = make_node (RECORD_TYPE);
-  tree chain = NULL_TREE;
-
-  /* finish_builtin_struct reverses the chain: build it last field first. */
-  for (unsigned i = 0; i < n; i++)
-    {
-      tree f = build_decl (BUILTINS_LOCATION, FIELD_DECL,
-			   get_identifier (fields[i].name), fields[i].type);
-      DECL_CHAIN (f) = chain;
-      chain = f;
-    }
-  finish_builtin_struct (type, name, chain, NULL_TREE);
-
-  /* abi.h's offsets, as the plugin was compiled, are the target's only
-     when its pointers are the plugin's own: -m32 and -mx32 lay the record
-     out their own way, for a runtime built the same way. */
-  if (TYPE_PRECISION (ptr_type_node) != sizeof (void *) * CHAR_BIT)
-    return type;
-  unsigned i = 0;
-  for (tree f = TYPE_FIELDS (type); f; f = DECL_CHAIN (f), i++)
-    gcc_assert (i < n && tree_to_uhwi (byte_position (f))
-			   == fields[i].offset);
-  gcc_assert (i == n && tree_to_uhwi (TYPE_SIZE_UNIT (type)) == size);
-  return type;
-}
-
-/* struct cw_site_v2, field by field as in abi.h. */
-static tree
-build_site_type (void)
-{
-  tree cstr = build_pointer_type (build_qualified_type (char_type_node,
-							TYPE_QUAL_CONST));
-  tree ll = long_long_integer_type_node;
-  const abi_field fields[] = {
-    { "abi_version", offsetof (cw_site_v2, abi_version), unsigned_type_node },
-    { "line", offsetof (cw_site_v2, line), unsigned_type_node },
-    { "file", offsetof (cw_site_v2, file), cstr },
-    { "function", offsetof (cw_site_v2, function), cstr },
-    { "label", offsetof (cw_site_v2, label), cstr },
-    { "start", offsetof (cw_site_v2, start), ll },
-    { "count", offsetof (cw_site_v2, count), ll },
-    { "runtime", offsetof (cw_site_v2, runtime),
-      build_array_type (ptr_type_node, build_index_type (size_int (3))) },
-  };
-  return build_abi_record ("cw_site_v2", fields, ARRAY_SIZE (fields),
-			   sizeof (cw_site_v2));
-}
-
-/* struct cw_loop_v2: the two fields the inline test reads. */
-static tree
-build_loop_type (void)
-{
-  tree ll = long_long_integer_type_node;
-  const abi_field fields[] = {
-    { "next", offsetof (cw_loop_v2, next), ll },
-    { "attention_at", offsetof (cw_loop_v2, attention_at), ll },
-  };
-  return build_abi_record ("cw_loop_v2", fields, ARRAY_SIZE (fields),
-			   sizeof (cw_loop_v2));
-}
-
-static tree
-declare_hook (const char *name, tree ret, tree arg, tree arg2 = NULL_TREE)
-{
-  tree type = build_function_type_list (ret, arg, arg2, NULL_TREE);
-  tree decl = c_dialect_cxx () ? build_library_fn_ptr (name, type, 0)
-			       : build_fn_decl (name, type);
-  /* C++ would mangle the name of a decl without C linkage. */
-  SET_DECL_ASSEMBLER_NAME (decl, get_identifier (name));
-  /* The runtime is C: it neither throws nor calls back into this unit. */
-  TREE_NOTHROW (decl) = 1;
-  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("leaf"), NULL_TREE,
-				      NULL_TREE);
-  /* Through the GOT, not a PLT stub (what -fno-plt does for every call). */
-  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("noplt"), NULL_TREE,
-				      DECL_ATTRIBUTES (decl));
-  return decl;
-}
-
-/* PLUGIN_START_UNIT: the runtime's types and entry points, once per unit. */
-void
-cw_declare_runtime (void)
-{
-  site_type = build_site_type ();
-  loop_type = build_loop_type ();
-  marker_type = build_distinct_type_copy (unsigned_type_node);
-  tree site_ptr = build_pointer_type (site_type);
-  tree loop_ptr = build_pointer_type (loop_type);
-  enter_fn = declare_hook ("cw_loop_enter_v2", loop_ptr, site_ptr);
-  begin_fn = declare_hook ("cw_iter_begin_v2", integer_type_node, loop_ptr);
-  end_fn = declare_hook ("cw_iter_end_v2", void_type_node, loop_ptr);
-  exit_fn = declare_hook ("cw_loop_exit_v2", void_type_node, loop_ptr,
-			  integer_type_node);
-  tree cev = c_dialect_cxx ()
-	     ? identifier_global_value (get_identifier
-					("__builtin_is_constant_evaluated"))
-	     : NULL_TREE;
-  constant_evaluated_fn = cev && TREE_CODE (cev) == FUNCTION_DECL ? cev
-							       : NULL_TREE;
-}
-
 /* True if constant evaluation may run FNDECL's body: C++ constexpr and
    consteval functions, lambdas that C++17 made constexpr, inline
    functions under -fimplicit-constexpr. */
 static bool
 may_be_constant_evaluated (tree fndecl)
 {
-  return constant_evaluated_fn
+  return cw_constant_evaluated_fn
 	 && (CW_DECL_CONSTEXPR_P (fndecl)
 	     || (flag_implicit_constexpr && DECL_DECLARED_INLINE_P (fndecl)));
-}
-
-/* The marker that holds a pragma's place among the statements:
-   `(void) ID`, ID a constant of a type only the plugin has, so no user
-   statement looks like it.  C++ statement lists hold EXPR_STMTs; template
-   instantiation copies the marker into every instance. */
-tree
-cw_build_marker (location_t loc, unsigned id)
-{
-  tree expr = build1_loc (loc, NOP_EXPR, void_type_node,
-			  build_int_cst (marker_type, id));
-  if (!c_dialect_cxx ())
-    return expr;
-  tree stmt = make_node (EXPR_STMT);
-  CW_EXPR_STMT_EXPR (stmt) = expr;
-  SET_EXPR_LOCATION (stmt, loc);
-  return stmt;
-}
-
-/* The pragma id of a marker statement, or -1. */
-int
-cw_marker_id (tree t)
-{
-  if (!t || !marker_type)
-    return -1;
-  if (TREE_CODE (t) == EXPR_STMT)
-    t = CW_EXPR_STMT_EXPR (t);
-  if (t && TREE_CODE (t) == CLEANUP_POINT_EXPR)
-    t = TREE_OPERAND (t, 0);
-  if (!t || !CONVERT_EXPR_P (t) || !VOID_TYPE_P (TREE_TYPE (t)))
-    return -1;
-  t = TREE_OPERAND (t, 0);
-  if (TREE_CODE (t) != INTEGER_CST || TREE_TYPE (t) != marker_type)
-    return -1;
-  return (int) tree_to_uhwi (t);
 }
 
 /* &"TEXT" for a static initializer.  (build_string_literal's ARRAY_REF
@@ -223,15 +57,16 @@ build_site (const cw_pending *p, tree fndecl)
     build_int_cst (long_long_integer_type_node, p->window.count),
   };
   vec<constructor_elt, va_gc> *elts = NULL;
-  tree field = TYPE_FIELDS (site_type);
+  tree field = TYPE_FIELDS (cw_site_type);
   for (unsigned i = 0; i < ARRAY_SIZE (values); i++, field = DECL_CHAIN (field))
     CONSTRUCTOR_APPEND_ELT (elts, field, values[i]);
-  tree init = build_constructor (site_type, elts);
+  tree init = build_constructor (cw_site_type, elts);
   TREE_CONSTANT (init) = 1;
   TREE_STATIC (init) = 1;
 
   snprintf (name, sizeof name, "cw_site.%u", serial++);
-  tree var = build_decl (p->loc, VAR_DECL, get_identifier (name), site_type);
+  tree var = build_decl (p->loc, VAR_DECL, get_identifier (name),
+			 cw_site_type);
   TREE_STATIC (var) = 1;
   TREE_PUBLIC (var) = 0;
   DECL_ARTIFICIAL (var) = 1;
@@ -259,7 +94,7 @@ struct loop_vars
 static tree
 constant_evaluated (location_t loc)
 {
-  return build_call_expr_loc (loc, constant_evaluated_fn, 0);
+  return build_call_expr_loc (loc, cw_constant_evaluated_fn, 0);
 }
 
 /* STMT, or where constant evaluation may run the loop,
@@ -283,7 +118,7 @@ at_run_time (location_t loc, tree stmt, const loop_vars &v)
 static tree
 loop_field (location_t loc, tree cw, const char *name)
 {
-  tree field = TYPE_FIELDS (loop_type);
+  tree field = TYPE_FIELDS (cw_loop_type);
   while (strcmp (IDENTIFIER_POINTER (DECL_NAME (field)), name) != 0)
     field = DECL_CHAIN (field);
   return build3_loc (loc, COMPONENT_REF, TREE_TYPE (field),
@@ -338,7 +173,7 @@ begin_iteration (location_t loc, const loop_vars &v)
   tree test = build2_loc (loc, TRUTH_ANDIF_EXPR, boolean_type_node,
 			  is_nonzero (loc, v.cw), due);
   tree begin = build2_loc (loc, MODIFY_EXPR, integer_type_node, v.on,
-			   build_call_expr_loc (loc, begin_fn, 1, v.cw));
+			   build_call_expr_loc (loc, cw_begin_fn, 1, v.cw));
   tree list = alloc_stmt_list ();
   append_to_statement_list_force (opaque (loc, v.cw), &list);
   append_to_statement_list_force (if_then (loc, test, begin), &list);
@@ -354,7 +189,7 @@ end_iteration (location_t loc, const loop_vars &v)
   append_to_statement_list_force (build2_loc (loc, MODIFY_EXPR,
 					      integer_type_node, v.on,
 					      integer_zero_node), &list);
-  append_to_statement_list_force (build_call_expr_loc (loc, end_fn, 1, v.cw),
+  append_to_statement_list_force (build_call_expr_loc (loc, cw_end_fn, 1, v.cw),
 				  &list);
   return at_run_time (loc, if_then (loc, is_nonzero (loc, v.on), list), v);
 }
@@ -548,7 +383,7 @@ static tree
 enter_and_exit (location_t loc, tree stmt, tree site, const loop_vars &v)
 {
   tree list = alloc_stmt_list ();
-  tree enter = build_call_expr_loc (loc, enter_fn, 1,
+  tree enter = build_call_expr_loc (loc, cw_enter_fn, 1,
 				    build_fold_addr_expr (site));
   if (v.constant)
     {
@@ -564,7 +399,7 @@ enter_and_exit (location_t loc, tree stmt, tree site, const loop_vars &v)
     }
   /* Unconditional (the runtime takes NULL): one call, no test, on every
      exit GCC copies the cleanup to. */
-  tree exit = at_run_time (loc, build_call_expr_loc (loc, exit_fn, 2, v.cw,
+  tree exit = at_run_time (loc, build_call_expr_loc (loc, cw_exit_fn, 2, v.cw,
 						     v.on), v);
   tree tf = build2_loc (loc, TRY_FINALLY_EXPR, void_type_node, stmt, exit);
   TREE_SIDE_EFFECTS (tf) = 1;
@@ -605,7 +440,7 @@ cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p, tree fndecl)
   location_t loc = EXPR_HAS_LOCATION (loop) ? EXPR_LOCATION (loop) : p->loc;
   tree site = build_site (p, fndecl);
   loop_vars v;
-  v.cw = artificial_local (loc, "__cw_loop", build_pointer_type (loop_type),
+  v.cw = artificial_local (loc, "__cw_loop", build_pointer_type (cw_loop_type),
 			   fndecl);
   v.on = artificial_local (loc, "__cw_on", integer_type_node, fndecl);
   DECL_CHAIN (v.cw) = v.on;

@@ -3,7 +3,8 @@
  *
  *   capture_window.cc  plugin_init, the pragma handler, pending pragmas
  *   cw-loops.cc        finds each pragma's loop in a function body
- *   cw-emit.cc         runtime declarations, markers, descriptors, wrapping
+ *   cw-declare.cc      the runtime's types and hooks, once a unit; markers
+ *   cw-emit.cc         descriptors, the calls around a loop, wrapping
  *   cw-source.cc       source lines, read once per file; loop keywords
  */
 #ifndef CW_GCC_H
@@ -30,11 +31,18 @@ extern vec<cw_loop_arg> cw_loop_args;	  /* -fplugin-arg-...-loop[-optional] */
 cw_pending *cw_pending_pragma (unsigned id);
 bool cw_any_pending (void);
 
-/* cw-emit.cc */
+/* cw-declare.cc: the runtime's types and hooks (GC roots: cw_gc_roots),
+   set by cw_declare_runtime at the start of each unit. */
 extern const struct ggc_root_tab cw_gc_roots[];
+extern tree cw_site_type;		  /* struct cw_site_v2 */
+extern tree cw_loop_type;		  /* struct cw_loop_v2 */
+extern tree cw_enter_fn, cw_begin_fn, cw_end_fn, cw_exit_fn;
+extern tree cw_constant_evaluated_fn;	  /* C++: is_constant_evaluated */
 void cw_declare_runtime (void);
 tree cw_build_marker (location_t loc, unsigned id);
 int cw_marker_id (tree stmt);
+
+/* cw-emit.cc */
 void cw_instrument_loop (tree *stmt_p, tree loop, const cw_pending *p,
 			 tree fndecl);
 tree *cw_loop_body (tree loop);

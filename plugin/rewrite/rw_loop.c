@@ -114,12 +114,87 @@ void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf,
   clang_disposeString(name);
 }
 
+/* Whether LOOP's keyword is written in the file (not from a macro). */
+static int keyword_in_file(const struct rw_unit *u, int loop)
+{
+  size_t k = rw_token_at(u, u->nodes[loop].begin);
+  return k < u->ntokens && u->tokens[k].begin == u->nodes[loop].begin &&
+         (rw_token_is(&u->tokens[k], "for") ||
+          rw_token_is(&u->tokens[k], "while") ||
+          rw_token_is(&u->tokens[k], "do"));
+}
+
+/* The loop node pragma P marks, or -1 after the error that says why it
+   marks none. */
+static int pragma_loop(struct rw_unit *u, const struct rw_pragma *p)
+{
+  int holder = innermost(u, p->begin, is_statement);
+  int next = holder < 0 ? -1 : first_child_after(u, holder, p->end);
+  int loop;
+  enum CXCursorKind kind;
+  if (next < 0) {
+    rw_error(u, p->name_line, p->name_col, "%s",
+             cw_message(CW_MSG_NOT_FOLLOWED_BY_LOOP));
+    return -1;
+  }
+  kind = u->nodes[next].kind;
+  if (is_openmp(kind) && kind != CXCursor_OMPSimdDirective) {
+    rw_error(u, p->name_line, p->name_col, "%s", cw_message(CW_MSG_OPENMP_LOOP));
+    return -1;
+  }
+  loop = kind == CXCursor_OMPSimdDirective || kind == CXCursor_UnexposedStmt
+             ? wrapped_loop(u, next)
+             : next;
+  if (loop < 0 || !rw_is_loop(u->nodes[loop].kind)) {
+    rw_error(u, p->name_line, p->name_col, "%s",
+             cw_message(CW_MSG_NOT_FOLLOWED_BY_LOOP));
+    return -1;
+  }
+  if (openmp_between(u, p->end, u->nodes[loop].begin)) {
+    rw_error(u, p->name_line, p->name_col, "%s", cw_message(CW_MSG_OPENMP_LOOP));
+    return -1;
+  }
+  if (!keyword_in_file(u, loop)) {
+    rw_error(u, p->name_line, p->name_col,
+             "capture-window-rewrite cannot instrument a loop that comes "
+             "from a macro expansion; write the loop itself in the file");
+    return -1;
+  }
+  return loop;
+}
+
+/* Whether a pragma before pragma INDEX marks LOOP too (then an error). */
+static int second_pragma(struct rw_unit *u, size_t index, int loop)
+{
+  const struct rw_pragma *p = &u->pragmas[index];
+  for (size_t j = 0; j < index; j++)
+    if (u->pragmas[j].loop == loop) {
+      rw_error(u, p->name_line, p->name_col, "%s",
+               cw_message(CW_MSG_TWO_PRAGMAS));
+      rw_note(u, u->pragmas[j].name_line, u->pragmas[j].name_col, "%s",
+              cw_message(CW_MSG_FIRST_PRAGMA_HERE));
+      return 1;
+    }
+  return 0;
+}
+
+/* verbose: the note for pragma P's loop, in the function of BODY. */
+static void note_instrumented(struct rw_unit *u, const struct rw_pragma *p,
+                              int body)
+{
+  char name[512], text[1024];
+  rw_function_name(u, u->nodes[body].function, name, sizeof name);
+  cw_format_loop_note(text, sizeof text, rw_loop_kind(u->nodes[p->loop].kind),
+                      p->window.label, p->window.start, p->window.count,
+                      u->path, p->name_line, name);
+  rw_note(u, p->name_line, p->name_col, "%s", text);
+}
+
 static void match_one(struct rw_unit *u, size_t index)
 {
   struct rw_pragma *p = &u->pragmas[index];
   int body = innermost(u, p->begin, is_function_body);
-  int holder, next, loop;
-  enum CXCursorKind kind;
+  int loop;
 
   if (body < 0) {
     rw_error(u, p->name_line, p->name_col, "%s",
@@ -132,60 +207,13 @@ static void match_one(struct rw_unit *u, size_t index)
                "loops are instrumented)");
     return;
   }
-  holder = innermost(u, p->begin, is_statement);
-  next = holder < 0 ? -1 : first_child_after(u, holder, p->end);
-  if (next < 0) {
-    rw_error(u, p->name_line, p->name_col, "%s",
-             cw_message(CW_MSG_NOT_FOLLOWED_BY_LOOP));
+  loop = pragma_loop(u, p);
+  if (loop < 0 || second_pragma(u, index, loop))
     return;
-  }
-  kind = u->nodes[next].kind;
-  if (is_openmp(kind) && kind != CXCursor_OMPSimdDirective) {
-    rw_error(u, p->name_line, p->name_col, "%s", cw_message(CW_MSG_OPENMP_LOOP));
-    return;
-  }
-  loop = kind == CXCursor_OMPSimdDirective || kind == CXCursor_UnexposedStmt
-             ? wrapped_loop(u, next)
-             : next;
-  if (loop < 0 || !rw_is_loop(u->nodes[loop].kind)) {
-    rw_error(u, p->name_line, p->name_col, "%s",
-             cw_message(CW_MSG_NOT_FOLLOWED_BY_LOOP));
-    return;
-  }
-  if (openmp_between(u, p->end, u->nodes[loop].begin)) {
-    rw_error(u, p->name_line, p->name_col, "%s", cw_message(CW_MSG_OPENMP_LOOP));
-    return;
-  }
-  {
-    size_t k = rw_token_at(u, u->nodes[loop].begin);
-    if (k >= u->ntokens || u->tokens[k].begin != u->nodes[loop].begin ||
-        !(rw_token_is(&u->tokens[k], "for") ||
-          rw_token_is(&u->tokens[k], "while") ||
-          rw_token_is(&u->tokens[k], "do"))) {
-      rw_error(u, p->name_line, p->name_col,
-               "capture-window-rewrite cannot instrument a loop that comes "
-               "from a macro expansion; write the loop itself in the file");
-      return;
-    }
-  }
-  for (size_t j = 0; j < index; j++)
-    if (u->pragmas[j].loop == loop) {
-      rw_error(u, p->name_line, p->name_col, "%s",
-               cw_message(CW_MSG_TWO_PRAGMAS));
-      rw_note(u, u->pragmas[j].name_line, u->pragmas[j].name_col, "%s",
-              cw_message(CW_MSG_FIRST_PRAGMA_HERE));
-      return;
-    }
   p->loop = loop;
   p->host_only = u->nodes[body].device == 2;
-  if (u->verbose) {
-    char name[512], text[1024];
-    rw_function_name(u, u->nodes[body].function, name, sizeof name);
-    cw_format_loop_note(text, sizeof text, rw_loop_kind(u->nodes[loop].kind),
-                        p->window.label, p->window.start, p->window.count,
-                        u->path, p->name_line, name);
-    rw_note(u, p->name_line, p->name_col, "%s", text);
-  }
+  if (u->verbose)
+    note_instrumented(u, p, body);
 }
 
 void rw_match_loops(struct rw_unit *u)
