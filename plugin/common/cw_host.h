@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* readlink */
 
 /* GCC's cc1, cc1plus and lto1 export their plugin API. */
 static inline int cw_host_is_gcc(void)
@@ -23,13 +24,27 @@ static inline int cw_host_is_gcc(void)
   return dlsym(RTLD_DEFAULT, "plugin_default_version_check") != NULL;
 }
 
-/* Every clang that loads plugins exports its plugin registry
-   (llvm::Registry<clang::PluginASTAction>::add_node). */
+/* Every clang that loads plugins exports its plugin registry,
+   llvm::Registry<clang::PluginASTAction>::add_node (LLVM 23 made Registry
+   variadic, which changed its mangled name); failing that, a program
+   named clang* (a newer LLVM may rename it again). */
 static inline int cw_host_is_clang(void)
 {
-  return dlsym(RTLD_DEFAULT,
-               "_ZN4llvm8RegistryIN5clang15PluginASTActionEE8add_nodeEPNS3_4nodeE")
-         != NULL;
+  static const char *const registry[] = {
+    "_ZN4llvm8RegistryIN5clang15PluginASTActionEE8add_nodeEPNS3_4nodeE",
+    "_ZN4llvm8RegistryIN5clang15PluginASTActionEJEE8add_nodeEPNS3_4nodeE",
+  };
+  char exe[PATH_MAX];
+  ssize_t n;
+  for (size_t k = 0; k < sizeof registry / sizeof *registry; k++)
+    if (dlsym(RTLD_DEFAULT, registry[k]))
+      return 1;
+  n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0)
+    return 0;
+  exe[n] = '\0';
+  const char *base = strrchr(exe, '/');
+  return strncmp(base ? base + 1 : exe, "clang", 5) == 0;
 }
 
 /* The folder of the file that holds SELF (a function of it) into DIR:

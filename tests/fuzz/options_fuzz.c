@@ -32,9 +32,8 @@ static void reset_options(void) {
   for (size_t k = 0; k < cw_config.n_loops; k++)
     free(cw_config.loops[k].name), free(cw_config.loops[k].instance);
   free(cw_config.loops);
-  free(rank_ranges);
-  rank_ranges = NULL;
-  n_rank_ranges = 0;
+  free(ranks_spec);
+  ranks_spec = NULL;
   free(cw_config.times_path);
   times_pattern = NULL;
   cw_config = initial_config;
