@@ -115,7 +115,7 @@ static const char *parse_window(char **fields, int n, struct cw_loop_window *w,
   if (!parse_decimal(fields[1], 1, CW_VALUE_MAX, &w->count))
     return fail(buf, size, "COUNT must be a decimal number from 1 to 2^62");
   if (n == 3) {
-    if (!cw_label_is_valid_v1(fields[2], strlen(fields[2]) + 1))
+    if (!cw_label_is_valid_v1(fields[2], strlen(fields[2])))
       return fail(buf, size, "LABEL must match [A-Za-z0-9_.-]{1,63}");
     strcpy(w->label, fields[2]);
   }
@@ -128,9 +128,7 @@ const char *cw_loop_spec_parse_v1(const char *spec, int language,
 {
   char copy[CW_LOOP_SPEC_TARGET_MAX + 128], *fields[MAX_FIELDS];
   long long line;
-  int n;
-
-  int python = language == CW_LOOP_SPEC_PYTHON;
+  int n, python = language == CW_LOOP_SPEC_PYTHON;
 
   memset(out, 0, sizeof *out);
   out->language = python ? CW_LOOP_SPEC_PYTHON : CW_LOOP_SPEC_C;

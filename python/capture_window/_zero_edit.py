@@ -43,7 +43,7 @@ from . import _marked, _runtime, _spec
 from ._spec import SpecError
 
 GLOBAL = "__capture_window__"     # the name the rewritten code calls through
-LOOPS = (ast.For, ast.While)
+LOOPS = (ast.For, ast.AsyncFor, ast.While)    # async for: found, to say it cannot be marked
 
 
 class Marker:
@@ -81,7 +81,7 @@ def outermost_loops(function):
 
     def walk(node):
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, LOOPS + (ast.AsyncFor,)):
+            if isinstance(child, LOOPS):
                 found.append(child)
             elif not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
                                         ast.ClassDef, ast.Lambda)):
@@ -103,7 +103,7 @@ def enclosing_qualname(tree, line):
 def loop_at(tree, line):
     """The loop whose keyword is on LINE, or None."""
     for node in ast.walk(tree):
-        if isinstance(node, LOOPS + (ast.AsyncFor,)) and node.lineno == line:
+        if isinstance(node, LOOPS) and node.lineno == line:
             return node
     return None
 
@@ -112,20 +112,25 @@ def where(path, line):
     return "%s:%d" % (path, line)
 
 
+def call(obj, method, *args):
+    """The syntax tree of OBJ.METHOD(ARGS...), OBJ a name."""
+    return ast.Call(func=ast.Attribute(value=ast.Name(obj, ast.Load()), attr=method,
+                                       ctx=ast.Load()), args=list(args), keywords=[])
+
+
 class Rewriter(ast.NodeTransformer):
-    """Rewrites the loops of MARKERS (by node) as the module docstring says."""
+    """Rewrites the loops of MARKERS (by node), numbered from FIRST, as the
+    module docstring says."""
 
     def __init__(self, first, markers):
-        self.first, self.markers = first, {id(m.node): k for k, m in enumerate(markers, first)}
+        self.markers = {id(m.node): k for k, m in enumerate(markers, first)}
 
     def visit_For(self, node):
         self.generic_visit(node)
         k = self.markers.get(id(node))
         if k is not None:
-            call = ast.Call(func=ast.Attribute(value=ast.Name(GLOBAL, ast.Load()), attr="loop",
-                                               ctx=ast.Load()),
-                            args=[ast.Constant(k), node.iter], keywords=[])
-            node.iter = ast.copy_location(call, node.iter)
+            node.iter = ast.copy_location(call(GLOBAL, "loop", ast.Constant(k), node.iter),
+                                          node.iter)
         return node
 
     def visit_While(self, node):
@@ -134,10 +139,6 @@ class Rewriter(ast.NodeTransformer):
         if k is None:
             return node
         state = "__capture_window_%d__" % k
-
-        def call(obj, method, *args):
-            return ast.Call(func=ast.Attribute(value=ast.Name(obj, ast.Load()), attr=method,
-                                               ctx=ast.Load()), args=list(args), keywords=[])
         node.test = ast.BoolOp(op=ast.And(), values=[call(state, "next"), node.test])
         node.body.insert(0, ast.Expr(call(state, "begin")))
         if node.orelse:
@@ -214,10 +215,10 @@ class Marking:
         self.lock = threading.Lock()    # modules may be compiled in two threads
         self.used = set()           # indexes of specs that marked a loop
         self.marked = {}            # (path, line) of each marked loop -> its spec
-        self.names = [s.name.rsplit(".", 1)[-1] for s in specs if s.by_function]
+        names = [s.name.rsplit(".", 1)[-1] for s in specs if s.by_function]
         self.prefilter = re.compile(
-            rb"\bdef\s+(%s)\b" % b"|".join(re.escape(n.encode()) for n in self.names)
-        ) if self.names else None
+            rb"\bdef\s+(%s)\b" % b"|".join(re.escape(n.encode()) for n in names)
+        ) if names else None
 
     # -- the calls of the rewritten code --
 
@@ -283,8 +284,7 @@ class Marking:
         return True
 
     def compile(self, source, path, module):
-        """SOURCE compiled with its marked loops rewritten, and whether any
-        was."""
+        """SOURCE compiled with its marked loops rewritten."""
         tree = ast.parse(source, path)
         with self.lock:
             found = self.markers(tree, path, module)
@@ -292,7 +292,7 @@ class Marking:
             self.sites += [m.site() for m in found]
         if found:
             tree = ast.fix_missing_locations(Rewriter(first, found).visit(tree))
-        return compile(tree, path, "exec", dont_inherit=True), bool(found)
+        return compile(tree, path, "exec", dont_inherit=True)
 
     def report_unused(self):
         for n, s in enumerate(self.specs):
@@ -319,7 +319,7 @@ class Loader(importlib.machinery.SourceFileLoader):
             return data
         if not self.marking.may_mark(path, source):
             return super().get_code(fullname)
-        return self.marking.compile(source(), path, fullname)[0]
+        return self.marking.compile(source(), path, fullname)
 
     def exec_module(self, module):
         module.__dict__[GLOBAL] = self.marking
@@ -401,7 +401,7 @@ def run(script, args, texts):
             if not s.by_function:
                 check_file_spec(s, path)
         marking = Marking(specs)
-        code, _ = marking.compile(source, path, "__main__")
+        code = marking.compile(source, path, "__main__")
         main.__dict__[GLOBAL] = marking
         sys.meta_path.insert(0, Finder(marking))
         atexit.register(marking.report_unused)
