@@ -37,10 +37,11 @@ int cw_parse_all_loops_value(const char *value, long long *start,
          parse_bounded(colon + 1, colon + strlen(colon), 1, count);
 }
 
+/* C may stand in a label: the label rule (capture_window/loop_spec.h)
+   on the one-character label C. */
 static int is_label_char(char c)
 {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  return cw_label_is_valid_v1(&c, 1);
 }
 
 void cw_auto_label(char *out, const char *function, unsigned line)
