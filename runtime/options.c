@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "capture_window/ranks.h"
+#include "capture_window/windows.h"
 #include "internal.h"
 
 struct cw_config cw_config = {
@@ -201,6 +202,32 @@ static bool parse_windows(const char *value) {
            (!has_x || parse_number("TIMES", x + 1, end, 1, &cw_config.spike_times));
   }
   return for_each_item(value, add_window) && sort_and_check_windows();
+}
+
+/* parse_windows fills cw_config; the call borrows it, so that the command
+   reads a value with the very parser the run uses. The library's own config
+   was loaded before any caller could run, and is put back whole. */
+CW_WINDOWS_EXPORT int cw_windows_parse_v1(const char *spec, struct cw_window_v1 *out, int max) {
+  if (!spec || !*spec) return 0;
+  struct cw_config saved = cw_config;
+  cw_config.windows = NULL, cw_config.n_windows = 0, cw_config.off = cw_config.none = false;
+  cw_config.auto_count = cw_config.spike_count = cw_config.spike_times = 0;
+  int n = parse_windows(spec) ? (int)cw_config.n_windows : -1;
+  struct cw_window_v1 one = {.start = -1, .count = cw_config.auto_count, .placed = CW_PLACED_BY_AUTO};
+  if (n >= 0 && cw_config.spike_count)
+    one.count = cw_config.spike_count, one.times = cw_config.spike_times,
+    one.placed = CW_PLACED_BY_SPIKE;
+  if (n >= 0 && one.count) {
+    n = 1;
+    if (max > 0) out[0] = one;
+  }
+  for (int k = 0; k < (int)cw_config.n_windows && k < max; k++) {
+    const struct cw_window *w = &cw_config.windows[k];
+    out[k] = (struct cw_window_v1){w->start, w->count, w->every, w->times, CW_PLACED_AT_START};
+  }
+  free(cw_config.windows);
+  cw_config = saved;
+  return n;
 }
 
 /* ---- CAPTURE_WINDOW_LOOPS ---------------------------------------------- */

@@ -1,33 +1,28 @@
 """profile.py - `profile`: nsys aimed at the program's capture windows,
 then `check` of each report it wrote."""
 import os
-import re
 
 from .common import ME, Usage, option_value, parse_expect, program_name
 from .nsys import nsys_ended, run_nsys
 from .report import check_report
-from .runtime import none_due
+from .runtime import AT_START, BY_AUTO, none_due, windows
 
 def window_plan():
     """From CAPTURE_WINDOW and CAPTURE_WINDOW_SIGNAL: the --capture-range-end
     nsys needs (stop for one window, repeat:N for N, repeat for as many as
     come) and the (START, COUNT) each report should hold, in order (START
-    None where the run decides it; no list when the windows are unbounded)."""
-    items = [w for w in os.environ.get("CAPTURE_WINDOW", "").split(",") if w not in ("", "off")]
-    items.sort(key=lambda w: int(re.match(r"[0-9]*", w).group() or 0))
-    expects, unbounded = [], bool(os.environ.get("CAPTURE_WINDOW_SIGNAL"))
-    for w in items:
-        auto = re.fullmatch(r"auto:([0-9]+)", w)
-        one = re.fullmatch(r"([0-9]+):([0-9]+)", w)
-        every = re.fullmatch(r"([0-9]+):([0-9]+)/([0-9]+)x([0-9]+)", w)
-        if auto:
-            expects.append((None, int(auto.group(1))))
-        elif one:
-            expects.append((int(one.group(1)), int(one.group(2))))
-        elif every:
-            start, count, period, times = map(int, every.groups())
-            expects += [(start + k * period, count) for k in range(times)]
-        else:             # START:COUNT/EVERY, or a form unknown here
+    None where the run decides it; no list when the windows are unbounded).
+    The windows are the runtime's reading of CAPTURE_WINDOW (runtime.windows)."""
+    found = windows(os.environ.get("CAPTURE_WINDOW", ""))
+    expects, unbounded = [], found is None or bool(os.environ.get("CAPTURE_WINDOW_SIGNAL"))
+    for w in found or []:
+        if w.placed == BY_AUTO:
+            expects.append((None, w.count))
+        elif w.placed == AT_START and not w.every:
+            expects.append((w.start, w.count))
+        elif w.placed == AT_START and w.times:
+            expects += [(w.start + k * w.every, w.count) for k in range(w.times)]
+        else:             # START:COUNT/EVERY with no end, or spike's: as many as come
             unbounded = True
     if unbounded:
         return "repeat", []

@@ -1,11 +1,13 @@
 """runtime.py - the rules libcapture_window owns, asked of it instead of
 copied: the launchers' rank variables and the grammar of
-CAPTURE_WINDOW_RANKS (capture_window/ranks.h, version 1). The library is
+CAPTURE_WINDOW_RANKS (capture_window/ranks.h, version 1), and the windows
+CAPTURE_WINDOW asks for (capture_window/windows.h, version 1). The library is
 the one the Python package loads (capture_window._runtime.LIB: its
 CAPTURE_WINDOW_LIBRARY, the copy beside the package, the install's lib
 folder, the loader's path). When none loads, the command has no copy of
 the rules to fall back to: it says so once, names reports without a rank
-and counts every rank as selected (docs/cli.md)."""
+counts every rank as selected, and plans no window of CAPTURE_WINDOW
+(docs/cli.md)."""
 import contextlib
 import ctypes
 import io
@@ -15,6 +17,15 @@ import sys
 from .common import ME
 
 _lib = []   # [the library or None], once asked
+
+
+class Window(ctypes.Structure):
+    """struct cw_window_v1: start is -1 unless placed is AT_START."""
+    _fields_ = [("start", ctypes.c_longlong), ("count", ctypes.c_longlong),
+                ("every", ctypes.c_longlong), ("times", ctypes.c_longlong), ("placed", ctypes.c_int)]
+
+
+AT_START, BY_AUTO, BY_SPIKE = 0, 1, 2   # enum cw_window_placed_v1
 
 
 def library():
@@ -28,22 +39,25 @@ def library():
             lib = _runtime.LIB
         except ImportError:
             lib = None
-        if lib is not None and hasattr(lib, "cw_rank_selected_v1"):
+        if lib is not None and hasattr(lib, "cw_windows_parse_v1"):
             lib.cw_rank_selected_v1.restype = ctypes.c_int
             lib.cw_rank_selected_v1.argtypes = [ctypes.c_char_p, ctypes.c_longlong]
             lib.cw_rank_variable_v1.restype = ctypes.c_char_p
             lib.cw_rank_variable_v1.argtypes = [ctypes.c_int]
+            lib.cw_windows_parse_v1.restype = ctypes.c_int
+            lib.cw_windows_parse_v1.argtypes = [ctypes.c_char_p, ctypes.POINTER(Window), ctypes.c_int]
         else:
             lib = None
         _lib.append(lib)
     return _lib[0]
 
 
-def cannot_load():
+def cannot_load(guess):
+    """One line, the first time the library is missing, with the guess made."""
     if len(_lib) == 1:
         _lib.append("said")
         print(f"{ME}: cannot load libcapture_window (set CAPTURE_WINDOW_LIBRARY to its path): "
-              "every rank counted as selected", file=sys.stderr)
+              f"{guess}", file=sys.stderr)
 
 
 def rank_variables():
@@ -63,11 +77,28 @@ def rank_selected(rank, spec):
     or None for a value the runtime rejects; True without the library."""
     lib = library()
     if not lib:
-        cannot_load()
+        cannot_load("every rank counted as selected")
         return True
     answer = lib.cw_rank_selected_v1(spec.encode(), rank)
     return None if answer < 0 else bool(answer)
 
+
+def windows(spec):
+    """CAPTURE_WINDOW=SPEC's windows as the runtime reads them, sorted by
+    start: a list of Window; [] for off, none and unset; None for a value
+    the runtime rejects, or without the library."""
+    if not spec:
+        return []
+    lib = library()
+    if not lib:
+        cannot_load("no window of CAPTURE_WINDOW planned")
+        return None
+    n = lib.cw_windows_parse_v1(spec.encode(), None, 0)
+    if n < 0:
+        return None
+    found = (Window * n)()
+    lib.cw_windows_parse_v1(spec.encode(), found, n)
+    return list(found)
 
 
 def rank_variable():
