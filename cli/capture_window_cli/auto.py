@@ -15,6 +15,7 @@ from . import plan
 from .common import ME, Usage, option_value, program_name
 from .nsys import nsys_ended, run_nsys
 from .report import Trace, check_report, host_phrases, odd_steps, sqlite_of
+from . import runtime
 from .steptimes import read_times, step_files
 
 USAGE = ("capture-window profile --auto [-o NAME] [--label L] [--steps N] [--count C]\n"
@@ -81,16 +82,8 @@ def occurrences(suggest):
     """The windows the suggestions open, [(start, count, aim)] by start: a
     window that would open while another is open is skipped, as the runtime
     does (docs/environment.md)."""
-    every = []
-    for s in suggest:
-        value = s["env"].split("=", 1)[1]
-        aim = s["why"].split(":")[0]
-        m = re.fullmatch(r"([0-9]+):([0-9]+)(?:/([0-9]+)x([0-9]+))?", value)
-        if not m:
-            continue
-        start, count = int(m.group(1)), int(m.group(2))
-        period, times = int(m.group(3) or 0), int(m.group(4) or 1)
-        every += [(start + k * period, count, aim) for k in range(times)]
+    every = [(start, count, s["why"].split(":")[0]) for s in suggest
+             for start, count in runtime.occurrences(s["env"].split("=", 1)[1])]
     kept = []
     for w in sorted(every, key=lambda w: w[0]):
         if not kept or w[0] >= kept[-1][0] + kept[-1][1]:

@@ -27,7 +27,7 @@ import sys
 
 from .common import (ME, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
                      program_name, problem)
-from .runtime import none_due, rank_variable
+from .runtime import AT_START, none_due, rank_variable, windows
 
 USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
          "                       [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]")
@@ -79,8 +79,9 @@ def run_environment(steps, window):
         return {"CAPTURE_WINDOW": window}, parse_expect(window)
     user = os.environ.get("CAPTURE_WINDOW", "")
     if user and not steps:    # the user's own windows, as they are
-        m = re.fullmatch(r"([0-9]+):([0-9]+)", user)
-        return {}, (int(m.group(1)), int(m.group(2))) if m else None
+        found = windows(user)
+        one = found and len(found) == 1 and found[0].placed == AT_START and not found[0].every
+        return {}, (found[0].start, found[0].count) if one else None
     count = steps or os.environ.get("CAPTURE_WINDOW_COUNT") or "1"
     return {"CAPTURE_WINDOW_COUNT": count}, (None, int(count))
 

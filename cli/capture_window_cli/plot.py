@@ -3,25 +3,12 @@ thread, log scale, the warm-up and each suggested window shaded, each
 period's steps ringed in its own colour. matplotlib
 is optional: without it, plot says how to install it and plan's report
 stands alone."""
-import re
 import sys
 
 from .common import ME
+from .runtime import occurrences
 
 INSTALL = ("apt install python3-matplotlib (Debian, Ubuntu) or pip install matplotlib")
-
-
-def windows_of(env):
-    """CAPTURE_WINDOW=START:COUNT[/EVERYxTIMES][,...] -> [(start, count)]."""
-    out = []
-    for spec in env.split("=", 1)[1].split(","):
-        m = re.fullmatch(r"(\d+):(\d+)(?:/(\d+)x(\d+))?", spec)
-        if not m:
-            return []
-        start, count = int(m.group(1)), int(m.group(2))
-        every, times = int(m.group(3) or 0), int(m.group(4) or 1)
-        out += [(start + k * every, count) for k in range(times)]
-    return out
 
 
 def plot(path, results):
@@ -49,7 +36,7 @@ def plot(path, results):
         if a["warmup_end"] > 0:
             ax.axvspan(-0.5, a["warmup_end"] - 0.5, color="grey", alpha=0.25, label="warm-up")
         for k, s in enumerate(a["suggest"]):
-            for n, (start, count) in enumerate(windows_of(s["env"])):
+            for n, (start, count) in enumerate(occurrences(s["env"].split("=", 1)[1])):
                 ax.axvspan(start - 0.5, start + count - 0.5, color=colours[k % len(colours)],
                            alpha=0.35, label=s["env"] if n == 0 else None)
         # Each period's own steps in its suggestion's colour: a step that

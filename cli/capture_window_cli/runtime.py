@@ -101,6 +101,17 @@ def windows(spec):
     return list(found)
 
 
+def occurrences(spec):
+    """The (start, count) of each window CAPTURE_WINDOW=SPEC opens at a set
+    step, periodic ones unrolled (those without TIMES: once); [] without
+    the library or for a value the runtime rejects."""
+    out = []
+    for w in windows(spec) or []:
+        if w.placed == AT_START:
+            out += [(w.start + k * w.every, w.count) for k in range(w.times if w.every else 1)]
+    return out
+
+
 def rank_variable():
     """The rank variable the runtime reads: the first of them that is set."""
     return next((v for v in rank_variables() if os.environ.get(v)), None)
