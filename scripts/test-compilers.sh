@@ -92,45 +92,7 @@ build_and_test_cross() {
   run_tests "$dir/target"
 }
 
-# The Debian archive this machine's apt reads: the first URI of the
-# source for its own release, in the deb822 .sources files, else in
-# sources.list (options in [ ] dropped).
-debian_mirror() {
-  [ -n "${CW_DEBIAN_MIRROR:-}" ] && { echo "$CW_DEBIAN_MIRROR"; return; }
-  local release uri
-  release=$(. /etc/os-release && echo "$VERSION_CODENAME")
-  uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v release="$release" '
-          BEGIN { RS = "" }  # one source per paragraph
-          /URIs:/ && (" " $0 " ") ~ ("Suites:[^:]* " release "[ \n]") {
-            sub(/.*URIs: */, ""); print $1; exit }')
-  [ -n "$uri" ] || uri=$(sed -E 's/\[[^]]*\] *//' /etc/apt/sources.list 2>/dev/null |
-                         awk -v release="$release" '$1 == "deb" && $3 == release { print $2; exit }')
-  [ -n "$uri" ] || { echo "no Debian archive for $release in /etc/apt; set CW_DEBIAN_MIRROR" >&2; exit 1; }
-  echo "$uri"
-}
-
-# setup_root SUITE ROOT PACKAGE...: a Debian SUITE root with PACKAGES in
-# ROOT, made unless the stamp says it has them.
-setup_root() {
-  local suite=$1 root=$2; shift 2
-  local stamp="$*" mirror
-  [ "$(cat "$root/.capture-window" 2>/dev/null)" = "$stamp" ] && return
-  mirror=$(debian_mirror)
-  echo "making the Debian $suite root $root (debootstrap)"
-  # A run that was killed may have left this checkout or the CUDA toolkit
-  # mounted inside: rm -rf would delete them.
-  if grep -q " ${root}[/.]" /proc/mounts; then
-    echo "mounts left under $root (umount them first):"; grep " ${root}[/.]" /proc/mounts
-    exit 1
-  fi
-  rm -rf "$root" "$root.tmp"
-  mkdir -p "$(dirname "$root")"
-  debootstrap --variant=minbase --include="$(IFS=,; echo "$*")" \
-    "$suite" "$root.tmp" "$mirror" >"$out/debootstrap-$suite.log" 2>&1 ||
-    { tail -20 "$out/debootstrap-$suite.log"; exit 1; }
-  echo "$stamp" >"$root.tmp/.capture-window"
-  mv "$root.tmp" "$root"
-}
+. scripts/debian-root.sh
 
 mounted=()
 unmount_all() {
@@ -209,4 +171,14 @@ for row in "${matrix[@]}"; do
   echo "${summary[-1]}"
   [ "$status" = ok ] || tail -40 "$log"
 done
+# The package, installed by apt into a clean Debian 12 root: from the
+# build of scripts/test.sh, which runs first.
+if [ ${#chosen[@]} -eq 0 ] || [[ " ${chosen[*]} " == *" deb-bookworm "* ]]; then
+  start=$SECONDS
+  if bash scripts/test-deb-install.sh build >"$out/deb-bookworm.log" 2>&1; then status=ok
+  else status=FAILED; failed+=(deb-bookworm); fi
+  echo "$(printf '%-14s %-7s %-31s %-6s %s (%d s)' deb-bookworm clean "the .deb, apt install" \
+          "$status" "$(tail -1 "$out/deb-bookworm.log" | cut -c1-60)" $((SECONDS - start)))"
+  [ "$status" = ok ] || tail -20 "$out/deb-bookworm.log"
+fi
 [ ${#failed[@]} -eq 0 ] || { echo "FAILED: ${failed[*]} (logs: $out/NAME.log)"; exit 1; }
