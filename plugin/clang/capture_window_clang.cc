@@ -25,8 +25,9 @@
  *             (plugin/common/cw_all_loops.h): window START:COUNT (default
  *             0:1), label FUNCTION.LINE; loops with a pragma keep it.  Left
  *             alone: bodies that can be entered from outside (a note with
- *             verbose), loops of constexpr/consteval functions, of CUDA
- *             device functions and inside OpenMP constructs.  Also found by
+ *             verbose), loops of CUDA device functions and inside OpenMP
+ *             constructs (constexpr and consteval ones are marked, as by
+ *             GCC).  Also found by
  *             the parse beforehand (cw-spec.cc).  A template's loop is lexed
  *             once, so its label has no template arguments.
  *   Any other argument is an error that names it.
@@ -44,7 +45,7 @@
  *   for (int step = 0; step < n; step++)
  *     train_step();
  *
- * After (as tokens; see cw-loop.cc):
+ * After (as tokens; see cw-emit.cc), in C and C++ before 14:
  *
  *   {
  *     static struct cw_site_v2 __cw_site_0 = { 2, LINE, "FILE",
@@ -60,6 +61,22 @@
  *       train_step();
  *     }
  *   }
+ *
+ * From C++14 on the function may be constexpr or consteval (constant
+ * evaluation may run the loop), which the preprocessor cannot tell, so
+ * every C++14 loop gets a form that constant evaluation passes through
+ * untouched: the site is a static local of a lambda that only run time
+ * calls, and the enclosing function's name reaches it through a
+ * constexpr local:
+ *
+ *     constexpr const char *__cw_fn_0 = __PRETTY_FUNCTION__;
+ *     struct cw_loop_v2 *__cw_loop_0 __attribute__((...)) =
+ *         __builtin_is_constant_evaluated() ? 0
+ *         : []() -> struct cw_loop_v2 * {
+ *             static struct cw_site_v2 __cw_site_0 = { ..., __cw_fn_0, ... };
+ *             return cw_loop_enter_v2(&__cw_site_0); }();
+ *
+ * and the helpers are constexpr and do nothing in constant evaluation.
  *
  * __cw_clang_iter_begin/_iter_end/_loop_exit are always-inline helpers.
  * iter_begin makes abi.h's inline test: an iteration that needs nothing
@@ -90,7 +107,6 @@
  *   - a goto or switch case label jumping into a marked loop's body from
  *     outside it is a compile error (it would bypass the cleanup
  *     variables); longjmp out of a body skips the end hooks;
- *   - a marked loop cannot be in a constexpr function (static variable);
  *   - the macros CW_ABI_VERSION, CW_ABI_EXPORT and CAPTURE_WINDOW_ABI_H
  *     and the abi.h declarations are visible in every unit compiled with
  *     the plugin;

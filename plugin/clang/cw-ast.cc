@@ -71,14 +71,20 @@ private:
   }
 
   /* The name the site itself holds (__FUNCTION__ / __PRETTY_FUNCTION__,
-     evaluated by Sema for this instantiation). */
+     evaluated by Sema for this instantiation), directly or (C++14 and
+     later) through the constexpr local __cw_fn_N (cw-emit.cc). */
   static std::string functionName(const VarDecl *Var) {
     const auto *Init = dyn_cast_or_null<InitListExpr>(Var->getInit());
-    if (Init && Init->getNumInits() > 3)
-      if (const auto *Name = dyn_cast<PredefinedExpr>(
-              Init->getInit(3)->IgnoreParenImpCasts()))
-        if (const StringLiteral *Text = Name->getFunctionName())
-          return Text->getString().str();
+    if (!Init || Init->getNumInits() <= 3)
+      return "?";
+    const Expr *Name = Init->getInit(3)->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Name))
+      if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (Local->getInit())
+          Name = Local->getInit()->IgnoreParenImpCasts();
+    if (const auto *Predefined = dyn_cast<PredefinedExpr>(Name))
+      if (const StringLiteral *Text = Predefined->getFunctionName())
+        return Text->getString().str();
     return "?";
   }
 

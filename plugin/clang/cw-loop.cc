@@ -1,20 +1,19 @@
 /*
- * cw-loop.cc - read a marked loop ahead, token by token, and enter it
- * again with the hooks of runtime/include/capture_window/abi.h around it.
+ * cw-loop.cc - read a marked loop ahead, token by token, and give the
+ * tokens back to the preprocessor: unchanged, or instrumented
+ * (enterRewritten, cw-emit.cc).
  *
  * The reader knows just enough C and C++ statement syntax to find where a
  * loop ends: balanced ( ) and { }, and for a body that is not a block,
- * the statement forms that do not end at their first ';' (if/else, loops,
- * switch, do-while, try/catch, labels, pragma annotations).  Everything
- * else ends at a ';' outside brackets.
+ * the statement forms that do not end at their first ';' (if/else, if
+ * consteval, loops, switch, do-while, try/catch, labels, case and default
+ * labels, [[attributes]], pragma annotations).  Everything else ends at a
+ * ';' outside brackets.
  *
  * Tokens keep their own locations, so diagnostics and debug lines of the
- * user's code are unchanged; the tokens the plugin adds are located at the
- * pragma.
+ * user's code are unchanged.
  */
 #include "cw-loop.h"
-
-#include "capture_window/abi.h"
 
 using namespace clang;
 
@@ -71,40 +70,43 @@ bool LoopReader::readParens(Tokens &Out) {
   if (!get(Tok))
     return false;
   Out.push_back(Tok);
-  if (!Tok.is(tok::l_paren))
-    return false;
-  for (unsigned Depth = 1; Depth;) {
-    if (!get(Tok))
-      return false;
-    Out.push_back(Tok);
-    if (Tok.is(tok::l_paren))
-      Depth++;
-    else if (Tok.is(tok::r_paren))
-      Depth--;
-  }
-  return true;
+  return Tok.is(tok::l_paren) && readClosing(Out, tok::l_paren, tok::r_paren, 1);
 }
 
 /* Out ends with '{': read through its '}'. */
 bool LoopReader::readBraces(Tokens &Out) {
+  return readClosing(Out, tok::l_brace, tok::r_brace, 1);
+}
+
+/* DEPTH brackets OPEN are open: read through the CLOSE that closes the
+   first. */
+bool LoopReader::readClosing(Tokens &Out, tok::TokenKind Open,
+                             tok::TokenKind Close, unsigned Depth) {
   Token Tok;
-  for (unsigned Depth = 1; Depth;) {
+  while (Depth) {
     if (!get(Tok))
       return false;
     Out.push_back(Tok);
-    if (Tok.is(tok::l_brace))
+    if (Tok.is(Open))
       Depth++;
-    else if (Tok.is(tok::r_brace))
+    else if (Tok.is(Close))
       Depth--;
   }
   return true;
 }
 
+/* +1 for an opening bracket of any kind, -1 for a closing one. */
+static int bracketStep(const Token &Tok) {
+  if (Tok.isOneOf(tok::l_paren, tok::l_brace, tok::l_square))
+    return 1;
+  return Tok.isOneOf(tok::r_paren, tok::r_brace, tok::r_square) ? -1 : 0;
+}
+
 /* An expression or declaration statement: through its ';' outside any
-   brackets (lambdas and statement expressions hold ';' inside braces). */
-bool LoopReader::readUntilSemi(Tokens &Out) {
+   brackets (lambdas and statement expressions hold ';' inside braces).
+   DEPTH: brackets already open (read by the caller). */
+bool LoopReader::readUntilSemi(Tokens &Out, int Depth) {
   Token Tok;
-  int Depth = 0;
   for (;;) {
     if (!get(Tok))
       return false;
@@ -113,11 +115,8 @@ bool LoopReader::readUntilSemi(Tokens &Out) {
       return true;
     }
     Out.push_back(Tok);
-    if (Tok.isOneOf(tok::l_paren, tok::l_brace, tok::l_square))
-      Depth++;
-    else if (Tok.isOneOf(tok::r_paren, tok::r_brace, tok::r_square))
-      Depth--;
-    else if (Depth == 0 && Tok.is(tok::semi))
+    Depth += bracketStep(Tok);
+    if (Depth == 0 && Tok.is(tok::semi))
       return true;
   }
 }
@@ -138,16 +137,25 @@ bool LoopReader::readOpenMPDirective(Tokens &Out, bool &IsSimd) {
   return true;
 }
 
-/* if [constexpr] (...) STATEMENT [else STATEMENT], after the if. */
+/* if [constexpr] (...) STATEMENT [else STATEMENT] or C++23's
+   if [!] consteval {...} [else STATEMENT], after the if. */
 bool LoopReader::readIf(Tokens &Out) {
   Token Tok;
   if (!get(Tok))
     return false;
-  if (Tok.is(tok::kw_constexpr))
+  bool Consteval = false;
+  if (Tok.is(tok::exclaim)) {
     Out.push_back(Tok);
-  else
+    if (!get(Tok))
+      return false;
+  }
+  if (Tok.isOneOf(tok::kw_constexpr, tok::kw_consteval)) {
+    Consteval = Tok.is(tok::kw_consteval);
+    Out.push_back(Tok);
+  } else {
     Peeked = Tok;
-  if (!readParens(Out) || !readStatement(Out) || !get(Tok))
+  }
+  if ((!Consteval && !readParens(Out)) || !readStatement(Out) || !get(Tok))
     return false;
   if (Tok.is(tok::kw_else)) {
     Out.push_back(Tok);
@@ -206,6 +214,42 @@ bool LoopReader::readLabelOrExpression(Tokens &Out) {
   return readUntilSemi(Out);
 }
 
+/* `case EXPR:` or `default:` and the statement it labels, after the
+   keyword: the body of a switch that is not a block (googletest's
+   EXPECT_EQ is `switch (0) case 0: default: if (...) ; else ...`).  A `?`
+   in EXPR takes the next `:`. */
+bool LoopReader::readCaseLabel(Tokens &Out) {
+  Token Tok;
+  int Depth = 0, Conditionals = 0;
+  for (;;) {
+    if (!get(Tok))
+      return false;
+    Out.push_back(Tok);
+    Depth += bracketStep(Tok);
+    if (Depth == 0 && Tok.is(tok::question))
+      Conditionals++;
+    else if (Depth == 0 && Tok.is(tok::colon) && Conditionals-- == 0)
+      return readStatement(Out);
+    else if (Depth == 0 && Tok.is(tok::semi))
+      return true; /* malformed: the parser will say so */
+  }
+}
+
+/* After a '[': `[[ATTRIBUTES]]` and the statement they belong to, or an
+   expression statement that starts with a lambda. */
+bool LoopReader::readAttributesOrExpression(Tokens &Out) {
+  Token Tok;
+  if (!get(Tok))
+    return false;
+  if (!Tok.is(tok::l_square)) {
+    Peeked = Tok;
+    return readUntilSemi(Out, 1);
+  }
+  Out.push_back(Tok);
+  return readClosing(Out, tok::l_square, tok::r_square, 2) &&
+         readStatement(Out);
+}
+
 /* One statement, the body of a loop.  May leave the token after it in
    Peeked (looking for an else or a catch). */
 bool LoopReader::readStatement(Tokens &Out) {
@@ -228,6 +272,11 @@ bool LoopReader::readStatement(Tokens &Out) {
     return readDo(Out);
   case tok::kw_try:
     return readTry(Out);
+  case tok::kw_case:
+  case tok::kw_default:
+    return readCaseLabel(Out);
+  case tok::l_square:
+    return readAttributesOrExpression(Out);
   case tok::annot_pragma_openmp: {
     bool IsSimd;
     return readOpenMPDirective(Out, IsSimd) && readStatement(Out);
@@ -305,135 +354,6 @@ void LoopReader::enterUnchanged() {
   for (Tokens *Part : {&Before, &Keyword, &Header, &Body, &Tail})
     All.append(Part->begin(), Part->end());
   enter(std::move(All));
-}
-
-namespace {
-
-/* Builds the tokens the plugin adds, all located at the pragma. */
-class TokenWriter {
-public:
-  TokenWriter(Preprocessor &PP, SourceLocation Loc,
-              llvm::SmallVectorImpl<Token> &Out)
-      : PP(PP), Loc(Loc), Out(Out) {}
-
-  TokenWriter &punct(tok::TokenKind Kind) {
-    Token Tok = start(Kind);
-    if (const char *Spelling = tok::getPunctuatorSpelling(Kind))
-      Tok.setLength(strlen(Spelling));
-    Out.push_back(Tok);
-    return *this;
-  }
-  /* An identifier or keyword, as the language in use spells it. */
-  TokenWriter &word(llvm::StringRef Name) {
-    IdentifierInfo *Id = PP.getIdentifierInfo(Name);
-    Token Tok = start(Id->getTokenID());
-    Tok.setIdentifierInfo(Id);
-    Tok.setLength(Name.size());
-    Out.push_back(Tok);
-    return *this;
-  }
-  TokenWriter &number(long long Value) {
-    return literal(tok::numeric_constant, std::to_string(Value));
-  }
-  TokenWriter &string(llvm::StringRef Text) {
-    std::string Quoted = "\"";
-    for (unsigned char C : Text) {
-      if (C == '"' || C == '\\')
-        Quoted += '\\', Quoted += C;
-      else if (C < 0x20 || C >= 0x7f)
-        Quoted += "\\" + llvm::utostr(C >> 6) + llvm::utostr((C >> 3) & 7) +
-                  llvm::utostr(C & 7);
-      else
-        Quoted += C;
-    }
-    return literal(tok::string_literal, Quoted + "\"");
-  }
-  TokenWriter &append(const llvm::SmallVectorImpl<Token> &Toks) {
-    Out.append(Toks.begin(), Toks.end());
-    return *this;
-  }
-
-private:
-  Token start(tok::TokenKind Kind) {
-    Token Tok;
-    Tok.startToken();
-    Tok.setKind(Kind);
-    Tok.setLocation(Loc);
-    return Tok;
-  }
-  TokenWriter &literal(tok::TokenKind Kind, const std::string &Spelling) {
-    Token Tok = start(Kind);
-    PP.CreateString(Spelling, Tok, Loc, Loc);
-    Out.push_back(Tok);
-    return *this;
-  }
-
-  Preprocessor &PP;
-  SourceLocation Loc;
-  llvm::SmallVectorImpl<Token> &Out;
-};
-
-/* `__attribute__((__cleanup__(FN)[, __unused__]))` */
-void writeCleanup(TokenWriter &W, llvm::StringRef Function, bool Unused) {
-  W.word("__attribute__").punct(tok::l_paren).punct(tok::l_paren);
-  W.word("__cleanup__").punct(tok::l_paren).word(Function).punct(tok::r_paren);
-  if (Unused)
-    W.punct(tok::comma).word("__unused__");
-  W.punct(tok::r_paren).punct(tok::r_paren);
-}
-
-} // namespace
-
-/*
- *   {
- *     static struct cw_site_v2 __cw_site_N = { 2, LINE, "FILE", FUNCTION,
- *                                              "LABEL", START, COUNT,
- *                                              { 0, 0, 0, 0 } };
- *     struct cw_loop_v2 *__cw_loop_N __attribute__((__cleanup__(
- *         __cw_clang_loop_exit))) = cw_loop_enter_v2(&__cw_site_N);
- *     OTHER-PRAGMAS for (HEADER) {
- *       struct cw_loop_v2 *__cw_iter_N __attribute__((__cleanup__(
- *           __cw_clang_iter_end), __unused__)) =
- *         __cw_clang_iter_begin(__cw_loop_N);
- *       BODY
- *     }
- *   }
- *
- * A do loop gets `do { ... } while (COND);` the same way.
- */
-void LoopReader::enterRewritten(const SiteValues &Site) {
-  Tokens Out;
-  TokenWriter W(PP, Keyword[0].getLocation(), Out);
-  std::string N = std::to_string(Site.Id);
-  std::string SiteVar = "__cw_site_" + N, LoopVar = "__cw_loop_" + N;
-
-  W.punct(tok::l_brace);
-  W.word("static").word("struct").word("cw_site_v2").word(SiteVar);
-  W.punct(tok::equal).punct(tok::l_brace);
-  W.number(CW_ABI_VERSION).punct(tok::comma).number(Site.Line);
-  W.punct(tok::comma).string(Site.File).punct(tok::comma);
-  /* GCC's names: "train" in C, "int main()" in C++. */
-  W.word(PP.getLangOpts().CPlusPlus ? "__PRETTY_FUNCTION__" : "__FUNCTION__");
-  W.punct(tok::comma).string(Site.Window.label).punct(tok::comma);
-  W.number(Site.Window.start).punct(tok::comma).number(Site.Window.count);
-  W.punct(tok::comma).punct(tok::l_brace);
-  for (int I = 0; I < 4; I++)
-    W.number(0).punct(I < 3 ? tok::comma : tok::r_brace);
-  W.punct(tok::r_brace).punct(tok::semi);
-
-  W.word("struct").word("cw_loop_v2").punct(tok::star).word(LoopVar);
-  writeCleanup(W, "__cw_clang_loop_exit", false);
-  W.punct(tok::equal).word("cw_loop_enter_v2").punct(tok::l_paren);
-  W.punct(tok::amp).word(SiteVar).punct(tok::r_paren).punct(tok::semi);
-
-  W.append(Before).append(Keyword).append(Header).punct(tok::l_brace);
-  W.word("struct").word("cw_loop_v2").punct(tok::star).word("__cw_iter_" + N);
-  writeCleanup(W, "__cw_clang_iter_end", true);
-  W.punct(tok::equal).word("__cw_clang_iter_begin").punct(tok::l_paren);
-  W.word(LoopVar).punct(tok::r_paren).punct(tok::semi);
-  W.append(Body).punct(tok::r_brace).append(Tail);
-  W.punct(tok::r_brace);
-  enter(std::move(Out));
 }
 
 } // namespace cw_clang

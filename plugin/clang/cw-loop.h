@@ -1,6 +1,6 @@
 /*
  * cw-loop.h - reading a marked loop ahead from the preprocessor and
- * entering it again, rewritten, as a token stream (cw-loop.cc).
+ * entering it again, rewritten, as a token stream (cw-loop.cc, cw-emit.cc).
  */
 #ifndef CW_LOOP_H
 #define CW_LOOP_H
@@ -40,8 +40,8 @@ public:
   /* "for", "while" or "do". */
   const char *loopKind() const;
 
-  /* Give the tokens read back to the preprocessor: rewritten, or as they
-     were. */
+  /* Give the tokens read back to the preprocessor: rewritten
+     (cw-emit.cc), or as they were. */
   void enterRewritten(const SiteValues &Site);
   void enterUnchanged();
 
@@ -51,12 +51,16 @@ private:
   bool get(clang::Token &Tok);
   bool readParens(Tokens &Out);
   bool readBraces(Tokens &Out);
+  bool readClosing(Tokens &Out, clang::tok::TokenKind Open,
+                   clang::tok::TokenKind Close, unsigned Depth);
   bool readStatement(Tokens &Out);
   bool readIf(Tokens &Out);
   bool readDo(Tokens &Out);
   bool readTry(Tokens &Out);
   bool readLabelOrExpression(Tokens &Out);
-  bool readUntilSemi(Tokens &Out);
+  bool readCaseLabel(Tokens &Out);
+  bool readAttributesOrExpression(Tokens &Out);
+  bool readUntilSemi(Tokens &Out, int Depth = 0);
   bool readOpenMPDirective(Tokens &Out, bool &IsSimd);
   void enter(Tokens &&Stream);
 

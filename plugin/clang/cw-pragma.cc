@@ -1,7 +1,7 @@
 /*
  * cw-pragma.cc - the #pragma capture_window handler: read the arguments
  * with the shared grammar (plugin/common/cw_pragma.h), check where the
- * pragma stands, and have the loop after it rewritten (cw-loop.cc).
+ * pragma stands, and have the loop after it rewritten (cw-loop.cc, cw-emit.cc).
  */
 #include "cw-clang.h"
 #include "cw-loop.h"
@@ -38,24 +38,35 @@ std::string runtimeDeclarations() {
   /* The ABI header itself, then the three helpers the rewritten loops call
      (the inline test and the `if (loop)` guards abi.h prescribes).  Warnings
      are off for this text: it must not trip -pedantic or -Weverything in
-     any language mode. */
+     any language mode.  From C++14 on they are constexpr and do nothing in
+     constant evaluation: a constant evaluator that runs cleanups (GCC's
+     does) may then run them (cw-emit.cc, writeLoopEnter). */
   return std::string("#pragma clang diagnostic push\n"
                      "#pragma clang diagnostic ignored \"-Weverything\"\n") +
          CwAbiText +
-         "\n#define CW_CLANG_HELPER_ static __inline__ "
+         "\n#if defined(__cplusplus) && __cplusplus >= 201402L\n"
+         "#define CW_CLANG_HELPER_ static __inline__ constexpr "
          "__attribute__((__always_inline__, __unused__))\n"
+         "#define CW_CLANG_AT_RUN_TIME_ !__builtin_is_constant_evaluated()\n"
+         "#else\n"
+         "#define CW_CLANG_HELPER_ static __inline__ "
+         "__attribute__((__always_inline__, __unused__))\n"
+         "#define CW_CLANG_AT_RUN_TIME_ 1\n"
+         "#endif\n"
          /* Iterations that need nothing are counted here, inline; the
             guard is non-NULL only for one that went through the runtime. */
          "CW_CLANG_HELPER_ struct cw_loop_v2 *\n"
          "__cw_clang_iter_begin(struct cw_loop_v2 *__l)\n"
-         "{ if (!__l || __builtin_expect(__l->next++ < __l->attention_at, 1))\n"
+         "{ if (!(CW_CLANG_AT_RUN_TIME_) || !__l ||\n"
+         "      __builtin_expect(__l->next++ < __l->attention_at, 1))\n"
          "    return 0;\n"
          "  return cw_iter_begin_v2(__l) ? __l : 0; }\n"
          "CW_CLANG_HELPER_ void __cw_clang_iter_end(struct cw_loop_v2 **__l)\n"
-         "{ if (*__l) cw_iter_end_v2(*__l); }\n"
+         "{ if ((CW_CLANG_AT_RUN_TIME_) && *__l) cw_iter_end_v2(*__l); }\n"
          "CW_CLANG_HELPER_ void __cw_clang_loop_exit(struct cw_loop_v2 **__l)\n"
-         "{ if (*__l) cw_loop_exit_v2(*__l, 0); }\n"
+         "{ if ((CW_CLANG_AT_RUN_TIME_) && *__l) cw_loop_exit_v2(*__l, 0); }\n"
          "#undef CW_CLANG_HELPER_\n"
+         "#undef CW_CLANG_AT_RUN_TIME_\n"
          "#pragma clang diagnostic pop\n";
 }
 

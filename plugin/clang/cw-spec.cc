@@ -163,12 +163,11 @@ void addAutoLoops(const SourceManager &SM, Stmt *S, const std::string &Function,
     addAutoLoops(SM, Child, Function, J, State);
 }
 
-/* A function whose loops all-loops leaves alone: a static variable cannot
-   be in a constant-evaluated function, nor the runtime called from device
-   code. */
+/* A function whose loops all-loops leaves alone: device code cannot call
+   the runtime.  (Constexpr and consteval functions are marked, as by GCC:
+   the rewrite keeps them constant-evaluable, cw-emit.cc.) */
 bool allLoopsLeavesAlone(const FunctionDecl *F) {
-  return F->isConstexpr() ||
-         (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()) ||
+  return (F->hasAttr<CUDADeviceAttr>() && !F->hasAttr<CUDAHostAttr>()) ||
          F->hasAttr<CUDAGlobalAttr>();
 }
 
@@ -182,8 +181,7 @@ void addFunctionLoops(const SourceManager &SM, Stmt *Body,
 class FindLoops : public RecursiveASTVisitor<FindLoops> {
 public:
   FindLoops(const ASTContext &Context, UnitState &State)
-      : SM(Context.getSourceManager()), Lang(Context.getLangOpts()),
-        State(State) {}
+      : SM(Context.getSourceManager()), State(State) {}
 
   bool VisitFunctionDecl(FunctionDecl *F) {
     if (!F->doesThisDeclarationHaveABody())
@@ -210,7 +208,7 @@ public:
 
   /* A lambda's body is its call operator's; all-loops names it so. */
   bool VisitLambdaExpr(LambdaExpr *L) {
-    if (State.AllLoops && !isConstexprLambda(L))
+    if (State.AllLoops)
       addFunctionLoops(SM, L->getBody(),
                        L->getCallOperator()->getNameAsString(), State);
     return true;
@@ -231,24 +229,6 @@ public:
   }
 
 private:
-  /* Since C++17 a lambda's call operator is constexpr when it can be, so
-     only the keyword, between its parameters and its body, says that it
-     must be (and could not hold the site's static variable). */
-  bool isConstexprLambda(const LambdaExpr *L) const {
-    SourceLocation From = L->getIntroducerRange().getEnd();
-    if (const TypeSourceInfo *Type = L->getCallOperator()->getTypeSourceInfo())
-      if (auto Proto = Type->getTypeLoc().getAs<FunctionTypeLoc>())
-        if (Proto.getRParenLoc().isValid())
-          From = Proto.getRParenLoc();
-    SourceLocation To = L->getBody()->getBeginLoc();
-    if (From.isMacroID() || To.isMacroID())
-      return L->getCallOperator()->isConstexpr(); /* cannot tell: leave it */
-    llvm::StringRef Between = Lexer::getSourceText(
-        CharSourceRange::getCharRange(From, To), SM, Lang);
-    static const llvm::Regex Keyword("(^|[^A-Za-z0-9_])const(expr|eval)($|[^A-Za-z0-9_])");
-    return Keyword.match(Between);
-  }
-
   void add(const Stmt *Loop, unsigned K) {
     std::string Key = loopKey(SM, keywordLoc(Loop));
     auto It = State.SpecLoops.find(Key);
@@ -262,7 +242,6 @@ private:
   }
 
   const SourceManager &SM;
-  const LangOptions &Lang;
   UnitState &State;
 };
 

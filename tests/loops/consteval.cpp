@@ -3,8 +3,7 @@
 // nothing and the run-time branch is profiled.  Also the C++20 mode in
 // which GCC 14 and newer check every call for consteval propagation (the
 // plugin's hooks are ordinary extern "C" functions to it).
-// cw-flags: -std=c++2b
-// cw-skip: clang its plugin makes the function non-constexpr (issue 23, open)
+// cw-flags: -std=c++2b -Wextra -pedantic -Werror
 // cw-skip: rewrite its copy makes the function non-constexpr (issue 23, open)
 // cw-run:
 // cw-expect: rt#0(.) S rt[ rt#1..2(.) ] E rt#3(.)
