@@ -530,15 +530,9 @@ def window_steps_ranged(node, mode, mark, windows):
     return False
 
 
-def check_invariants(events, mode, windows, profiler_present=True, steps="all",
-                     open_at_exit=False):
-    """(a): see the module comment. windows: {label: [(start, count), ...]}.
-    steps (CAPTURE_WINDOW_STEPS): "all" ranges every iteration, "window"
-    only the iterations inside windows, "off" none."""
-    problems = []
-    roots = build_trees(events, problems, open_at_exit)
-    labels = set(windows)
-
+def iteration_labels(events, labels, mode, problems):
+    """The labels of the iteration ranges in EVENTS; each must have a known
+    window, and none may be ranged (nor the profiler driven) with capture off."""
     iter_labels = set()
     for e in events:
         m = ITER_RE.match(e.text) if e.verb == "push" and e.kind == "ascii" \
@@ -556,94 +550,126 @@ def check_invariants(events, mode, windows, profiler_present=True, steps="all",
                                 % (e.line, e))
         for lab in sorted(iter_labels & labels):
             problems.append("iteration ranges of %r in a run with capture off" % lab)
+    return iter_labels
 
-    marked_labels = set()
-    for e in events:
-        m = MARK_RE.match(e.text) if e.verb == "mark" and not e.domain else None
-        if m:
-            marked_labels.add(m.group(1))
 
+class Invariants:
+    """One run's facts that check_invariants' per-node checks share."""
+
+    def __init__(self, events, mode, windows, steps, problems):
+        self.mode, self.windows, self.steps = mode, windows, steps
+        self.labels = set(windows)
+        self.problems = problems
+        self.iter_labels = iteration_labels(events, self.labels, mode, self.problems)
+        self.marked_labels = {m.group(1) for e in events
+                              for m in [MARK_RE.match(e.text) if e.verb == "mark"
+                                        and not e.domain else None] if m}
+
+    def program_mark(self, node, tid):
+        """A program mark L@i sits directly in the range of iteration i when
+        that iteration is ranged, and in no range of L#i when it is not."""
+        e = node.event
+        m = MARK_RE.match(e.text)
+        ranged = m and m.group(1) in self.iter_labels and (
+            self.steps == "all" or (self.steps == "window" and
+                                    window_steps_ranged(node, self.mode, m, self.windows)))
+        if m and m.group(1) in self.labels and self.steps != "all" and not ranged:
+            p = node.parent.event
+            pm = ITER_RE.match(p.text or "") if p and p.verb == "push" else None
+            if pm and pm.group(1) == m.group(1):  # another loop's range may hold it
+                self.problems.append("record line %d: program mark %r of T%d is inside "
+                                     "%r, but steps=%s ranges no such iteration"
+                                     % (e.line, e.text, tid, p.text, self.steps))
+        if ranged:
+            p = node.parent.event
+            want = "%s#%s" % (m.group(1), m.group(2))
+            if not (p and p.verb == "push" and p.kind == "ascii" and p.text == want):
+                self.problems.append("record line %d: program mark %r of T%d is not "
+                                     "directly inside %r (it is inside %s)"
+                                     % (e.line, e.text, tid, want,
+                                        repr(p.text) if p else "no range"))
+
+    def window_range(self, node, tid):
+        """A window range holds only its loop's iterations, its aim mark and
+        (steps off) the program's marks; never with trigger cuda."""
+        e = node.event
+        if e.text in self.labels:
+            for c in node.children:
+                ce = c.event
+                if ce.verb == "pop":
+                    continue
+                m = ITER_RE.match(ce.text) if ce.verb == "push" else None
+                mark = ce.verb == "mark" and self.steps == "off" and \
+                    (MARK_RE.match(ce.text or "") or [None, None])[1] == e.text
+                aim = ce.verb == "mark" and ce.kind == "ascii" and \
+                    (AIM_RE.fullmatch(ce.text or "") or [None, None])[1] == e.text
+                if not mark and not aim and not (m and ce.kind == "ascii" and m.group(1) == e.text):
+                    self.problems.append("record line %d: window range %r of T%d "
+                                         "directly contains %s" % (ce.line, e.text, tid, ce))
+        if self.mode == "cuda":
+            self.problems.append("record line %d: registered range %r with trigger cuda"
+                                 % (e.line, e.text))
+
+    def iteration(self, node, tid, label, i, counters, opened):
+        """Iteration I of LABEL: its index in order, its program marks, and
+        directly under the window range exactly when inside a window."""
+        e, windows = node.event, self.windows
+        want = counters.get(label, 0)
+        if self.steps == "window" and i >= want and in_windows(i, windows[label]):
+            want = i  # iterations outside windows have no range
+        if i != want:
+            self.problems.append("record line %d: T%d iteration %r, expected index %d "
+                                 "(indexes count 0, 1, 2, ... per thread and loop)"
+                                 % (e.line, tid, e.text, want))
+        counters[label] = i + 1
+        marks = [c.event for c in node.children if c.event.verb == "mark"
+                 and not c.event.domain and MARK_RE.match(c.event.text)
+                 and MARK_RE.match(c.event.text).group(1) == label]
+        if label in self.marked_labels and [x.text for x in marks] != ["%s@%d" % (label, i)]:
+            self.problems.append("record line %d: iteration %r of T%d directly holds "
+                                 "program marks %s, expected exactly ['%s@%d']"
+                                 % (e.line, e.text, tid, [x.text for x in marks], label, i))
+        p = node.parent.event
+        if p and p.verb == "push" and p.kind == "ascii" and not p.domain and \
+                (ITER_RE.match(p.text or "") or [None, None])[1] == label:
+            return  # re-entered from its own body: nested, not under a window
+        under = bool(p and p.verb == "push" and p.kind == "registered"
+                     and p.text == label and not p.domain)
+        inside = in_windows(i, windows[label])
+        if under:
+            opened.add((label, window_of(i, windows[label])))
+        elif inside and (label, window_of(i, windows[label])) in opened:
+            inside = False  # that window was closed early: the loop was left
+        if self.mode in ("both", "nvtx") and under != inside:
+            self.problems.append("record line %d: T%d %r is %s the window range %r, but "
+                                 "iteration %d is %s its windows %s"
+                                 % (e.line, tid, e.text, "directly under" if under else
+                                    "not directly under", label, i,
+                                    "inside" if inside else "outside", windows[label]))
+
+
+def check_invariants(events, mode, windows, profiler_present=True, steps="all",
+                     open_at_exit=False):
+    """(a): see the module comment. windows: {label: [(start, count), ...]}.
+    steps (CAPTURE_WINDOW_STEPS): "all" ranges every iteration, "window"
+    only the iterations inside windows, "off" none."""
+    problems = []
+    roots = build_trees(events, problems, open_at_exit)
+    run = Invariants(events, mode, windows, steps, problems)
     for tid, root in roots.items():
         counters, opened = {}, set()
         for node in walk(root):
             e = node.event
             if e.verb == "mark" and e.kind == "ascii" and not e.domain:
-                m = MARK_RE.match(e.text)
-                ranged = m and m.group(1) in iter_labels and (
-                    steps == "all" or (steps == "window" and
-                                       window_steps_ranged(node, mode, m, windows)))
-                if m and m.group(1) in labels and steps != "all" and not ranged:
-                    p = node.parent.event
-                    pm = ITER_RE.match(p.text or "") if p and p.verb == "push" else None
-                    if pm and pm.group(1) == m.group(1):  # another loop's range may hold it
-                        problems.append("record line %d: program mark %r of T%d is inside "
-                                        "%r, but steps=%s ranges no such iteration"
-                                        % (e.line, e.text, tid, p.text, steps))
-                if ranged:
-                    p = node.parent.event
-                    want = "%s#%s" % (m.group(1), m.group(2))
-                    if not (p and p.verb == "push" and p.kind == "ascii" and p.text == want):
-                        problems.append("record line %d: program mark %r of T%d is not "
-                                        "directly inside %r (it is inside %s)"
-                                        % (e.line, e.text, tid, want,
-                                           repr(p.text) if p else "no range"))
+                run.program_mark(node, tid)
             if e.verb != "push" or e.domain:
                 continue
             if e.kind == "registered":
-                if e.text in labels:
-                    for c in node.children:
-                        ce = c.event
-                        if ce.verb == "pop":
-                            continue
-                        m = ITER_RE.match(ce.text) if ce.verb == "push" else None
-                        mark = ce.verb == "mark" and steps == "off" and \
-                            (MARK_RE.match(ce.text or "") or [None, None])[1] == e.text
-                        aim = ce.verb == "mark" and ce.kind == "ascii" and \
-                            (AIM_RE.fullmatch(ce.text or "") or [None, None])[1] == e.text
-                        if not mark and not aim and not (m and ce.kind == "ascii" and m.group(1) == e.text):
-                            problems.append("record line %d: window range %r of T%d "
-                                            "directly contains %s" % (ce.line, e.text, tid, ce))
-                if mode == "cuda":
-                    problems.append("record line %d: registered range %r with trigger cuda"
-                                    % (e.line, e.text))
+                run.window_range(node, tid)
                 continue
             m = ITER_RE.match(e.text)
-            if not (m and e.kind == "ascii" and m.group(1) in labels):
-                continue
-            label, i = m.group(1), int(m.group(2))
-            want = counters.get(label, 0)
-            if steps == "window" and i >= want and in_windows(i, windows[label]):
-                want = i  # iterations outside windows have no range
-            if i != want:
-                problems.append("record line %d: T%d iteration %r, expected index %d "
-                                "(indexes count 0, 1, 2, ... per thread and loop)"
-                                % (e.line, tid, e.text, want))
-            counters[label] = i + 1
-            marks = [c.event for c in node.children if c.event.verb == "mark"
-                     and not c.event.domain and MARK_RE.match(c.event.text)
-                     and MARK_RE.match(c.event.text).group(1) == label]
-            if label in marked_labels:
-                if [x.text for x in marks] != ["%s@%d" % (label, i)]:
-                    problems.append("record line %d: iteration %r of T%d directly holds "
-                                    "program marks %s, expected exactly ['%s@%d']"
-                                    % (e.line, e.text, tid, [x.text for x in marks], label, i))
-            p = node.parent.event
-            if p and p.verb == "push" and p.kind == "ascii" and not p.domain and \
-                    (ITER_RE.match(p.text or "") or [None, None])[1] == label:
-                continue  # re-entered from its own body: nested, not under a window
-            under = bool(p and p.verb == "push" and p.kind == "registered"
-                         and p.text == label and not p.domain)
-            inside = in_windows(i, windows[label])
-            if under:
-                opened.add((label, window_of(i, windows[label])))
-            elif inside and (label, window_of(i, windows[label])) in opened:
-                inside = False  # that window was closed early: the loop was left
-            if mode in ("both", "nvtx") and under != inside:
-                problems.append("record line %d: T%d %r is %s the window range %r, but "
-                                "iteration %d is %s its windows %s"
-                                % (e.line, tid, e.text, "directly under" if under else
-                                   "not directly under", label, i,
-                                   "inside" if inside else "outside", windows[label]))
+            if m and e.kind == "ascii" and m.group(1) in run.labels:
+                run.iteration(node, tid, m.group(1), int(m.group(2)), counters, opened)
 
     if profiler_present:
         problems += check_profiler(events, mode, windows, open_at_exit)
