@@ -83,15 +83,16 @@ def rank_selected(rank, spec):
     return None if answer < 0 else bool(answer)
 
 
-def windows(spec):
+def windows(spec, guess="no window of CAPTURE_WINDOW planned"):
     """CAPTURE_WINDOW=SPEC's windows as the runtime reads them, sorted by
     start: a list of Window; [] for off, none and unset; None for a value
-    the runtime rejects, or without the library."""
+    the runtime rejects, or without the library (said once, with GUESS:
+    what the caller does without it)."""
     if not spec:
         return []
     lib = library()
     if not lib:
-        cannot_load("no window of CAPTURE_WINDOW planned")
+        cannot_load(guess)
         return None
     n = lib.cw_windows_parse_v1(spec.encode(), None, 0)
     if n < 0:
