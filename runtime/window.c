@@ -310,9 +310,9 @@ static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
    else: the step before it ends. It and begin_tracked are tail calls
    of cw_iter_begin_v2, which then saves no registers. It is
    step_boundary less what this path never needs (spike, a loop without
-   a buffer): calling step_boundary instead measured 1.6-2.3 ns a step
-   more (bench/times_ab.sh, development VM), against a 25 ns budget of
-   which the clock read is two thirds. */
+   a buffer), kept apart because calling step_boundary costs more than
+   the budget allows (docs/performance.md, "How the run-time targets were
+   reached"). */
 static CW_NOINLINE int time_only(struct cw_loop *loop, long long i) {
   long long now = cw_ticks(), begin = loop->step_begin, index = loop->step_index;
   loop->step_index = i;
