@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The compiler matrix (docs/compilers.md): the suites whose outcome depends
-# on the compiler (the program suites loops, env, policies and clang, with
+# on the compiler (the program suites loops, zero_edit, env, policies and clang, with
 # their CUDA programs, and diagnostics) once for each pair of a GCC and an
 # LLVM, each in its own build, build-compilers/NAME. scripts/test.sh covers
 # GCC 12 + Clang 14. Sets up what is missing: Debian 12's packages for
@@ -43,7 +43,7 @@ trixie_packages=(g++-13 gcc-13-plugin-dev g++-14 gcc-14-plugin-dev clang-17 clan
 sid_packages=(g++-15 gcc-15-plugin-dev g++-16 gcc-16-plugin-dev
               clang-21 libclang-21-dev llvm-21-dev clang-22 libclang-22-dev llvm-22-dev
               clang-23 libclang-23-dev llvm-23-dev cmake ninja-build python3 pkg-config)
-suites="recorder;loops;diagnostics;env;policies;clang"
+suites="recorder;loops;zero_edit;diagnostics;env;policies;clang"
 out=build-compilers
 trixie=${CW_TRIXIE_ROOT:-/var/cache/capture-window/trixie}
 sid=${CW_SID_ROOT:-/var/cache/capture-window/sid}

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # capture_window_instrument(<target> LOOPS SPEC...) in a multi-file project
-# (tests/package/zero_edit) built against an installed capture-window: it
+# (tests/zero_edit/cmake_project) built against an installed capture-window: it
 # builds without errors from units that do not hold the loops, and the
 # program emits exactly the events the pragmas would.
-# Usage: zero_edit_test.sh BUILD_DIR SOURCE_DIR RECORDER FAKECUDA_DIR
+# Usage: cmake_project_test.sh BUILD_DIR SOURCE_DIR RECORDER FAKECUDA_DIR
 set -euo pipefail
 build=$1 source=$2 recorder=$3 fakecuda=$4
 work=$(mktemp -d)
@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 down=$work/zero_edit
-cmake -S "$source/tests/package/zero_edit" -B "$down" -G Ninja \
+cmake -S "$source/tests/zero_edit/cmake_project" -B "$down" -G Ninja \
       -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; fail "zero_edit does not configure"; }
 cmake --build "$down" -- -v >"$work/build.log" 2>&1 ||

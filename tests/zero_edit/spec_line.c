@@ -2,7 +2,7 @@
    named on the command line instead (the loop keywords are on lines 24 and
    26).  The events are nested.c's, exactly.  The site's line is the loop
    keyword's, so CAPTURE_WINDOW_LOOPS=FILE:LINE names the same line. */
-// cw-plugin-args: loop=spec_line.c:24:1:1:epoch loop=loops/spec_line.c:26:5:2
+// cw-plugin-args: loop=spec_line.c:24:1:1:epoch loop=zero_edit/spec_line.c:26:5:2
 // cw-windows: epoch=1:1 step=5:2
 // cw-run:
 // cw-expect: epoch#0(. step#0..3(.))

@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, "..", "tools"))
+sys.path.insert(0, os.path.join(here, "..", "..", "tools"))
 import run_program_test as rpt  # noqa: E402
 
 # The same directives, after '#'; windows come from cw-windows.
@@ -76,7 +76,7 @@ def main():
     runs, windows, _, exit_status, _, _, plugin_args = rpt.parse_source(a.source, family)
     # frameworks/: the stand-ins of transformers and lightning, found as
     # installed packages are (a --loop FILE is looked up on the path).
-    frameworks = os.path.join(here, "frameworks")
+    frameworks = os.path.join(here, "..", "frameworks")
     os.environ.update(PYTHONPATH=os.pathsep.join([a.package, here, frameworks]),
                       CAPTURE_WINDOW_LIBRARY=a.runtime, CW_MARK_LIBRARY=a.mark,
                       PYTHONDONTWRITEBYTECODE="1")
