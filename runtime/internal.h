@@ -101,6 +101,23 @@ void cw_times_flush_all(void);
 double cw_median(double *values, int n); /* sorts values */
 double cw_mad(const double *values, int n, double median);
 bool cw_is_slow(double ns, double median, double mad);
+/* Whether HITS of PLACES slow steps on one grid, in a run of STEPS where a
+   step is that slow by chance with P, are no chance: cw_period_chance_v1
+   at most alpha, for a test made once; one made online again at each of
+   LOOKS slow steps takes LOOKS times that chance (Bonferroni over time). */
+bool cw_period_significant(long long hits, long long places, double p, long long steps,
+                           long long looks);
+
+/* shape.c: whether the steps have a steady state, by the rule of
+   cli/capture_window_cli/steady.py (the same numbers, exported by
+   cw_rule_value_v1). */
+#define CW_STEADY_SPREAD 10.0   /* steady: a spread (MAD over median) within 10 % */
+#define CW_DRIFT_CHANGE 0.2     /* a drift: the fitted line moves by a fifth of the median */
+#define CW_DRIFT_EXPLAINED 0.5  /* ... and leaves at most half the spread around it */
+#define CW_LEVEL_GAP 1.2        /* levels: sorted step times jump by 20 % between them */
+#define CW_LEVEL_SHARE 0.1      /* ... each a tenth of the steps, its middle 80 % within GAP */
+#define CW_LEVEL_COVER 0.8      /* ... together 80 % of them */
+#define CW_SHAPE_MIN 12         /* steps needed to judge a drift or levels */
 /* "508 us": the one unit rule of docs/environment.md, as cli common.duration */
 enum { CW_DURATION_MAX = 24 };
 void cw_format_duration(char *buf, size_t size, double ns);

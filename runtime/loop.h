@@ -13,7 +13,8 @@
 #include "internal.h"
 
 enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5, CW_SPIKE_STEPS = 15,
-       CW_SPIKE_SLOW = 32, CW_WINDOW_STEPS = 16, CW_BEFORE_STEPS = 15 };
+       CW_SPIKE_SLOW = 32, CW_WINDOW_STEPS = 16, CW_BEFORE_STEPS = 15, CW_SHAPE_SAMPLE = 256,
+       CW_SHAPE_LEVELS = 8 };
 
 /* A window's steps and, for comparison, the steps just before it (their
    median and MAD when the window opened): selfcheck.c. */
@@ -61,6 +62,8 @@ struct cw_loop {
   int spike_n_slow;
   long long spike_start;            /* LLONG_MAX if none */
   long long spike_period;           /* the period that armed spike_start */
+  long long spike_from;             /* the first step spike judged */
+  struct cw_shape *shape;           /* the steps spike watched, sampled (shape.c) */
 
   /* Progress (the index of the next iteration is head.next). */
   bool window_open;
@@ -107,6 +110,19 @@ long long cw_plan_signal(struct cw_loop *loop, long long i);
 bool cw_auto_settled(struct cw_loop *loop, long long i);
 long long cw_spike_step(struct cw_loop *loop, long long index, double ns);
 long long cw_plan_aim(const struct cw_loop *loop, long long i);
+
+/* shape.c: whether the steps spike watched have a steady state. */
+struct cw_shape_verdict {
+  int n_levels; /* 0, or the levels (at most CW_SHAPE_LEVELS) */
+  double level_ns[CW_SHAPE_LEVELS];
+  int level_steps[CW_SHAPE_LEVELS];
+  bool drift;   /* else a drift of slope_ns a step, from_ns to to_ns over first-last */
+  double slope_ns, from_ns, to_ns;
+  long long first, last;
+};
+void cw_shape_add(struct cw_loop *loop, long long index, double ns);
+bool cw_shape_judge(const struct cw_loop *loop, struct cw_shape_verdict *verdict);
+void cw_shape_describe(const struct cw_shape_verdict *verdict, char *buf, size_t size);
 
 /* selfcheck.c */
 void cw_time_step(struct cw_loop *loop, bool keep_timing, long long now);

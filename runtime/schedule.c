@@ -185,11 +185,47 @@ static bool quiet_between(const struct cw_loop *loop, int n, long long last, lon
   return 4 * slow <= 3 * period - 3;
 }
 
+/* Whether slow steps every PERIOD up to `last` (of ns) could not come by
+   chance, by plan's significance rule (stats.c, docs/where-to-cut.md):
+   over the steps the listed slow steps cover (from the oldest listed, or
+   from the first step judged), the grid's places, its hits (a slow step
+   as slow as its level: slow_as), and p, the rate of the steps off the
+   grid at least as slow as its least slow hit, (x + 1) / (n + 2). A busy
+   machine's random slow steps make p large: their chance grids do not
+   pass, a true period's many hits do. */
+static bool significant(const struct cw_loop *loop, int n, long long last, long long period,
+                        double ns) {
+  long long from = loop->spike_n_slow > CW_SPIKE_SLOW
+                       ? loop->spike_slow[loop->spike_n_slow % CW_SPIKE_SLOW]
+                       : loop->spike_from;
+  long long places = 0, hits = 0, at_least = 0;
+  double lowest = ns;
+  for (long long i = last; i >= from; i -= period) {
+    places++;
+    if (i == last) {
+      hits++;
+      continue;
+    }
+    for (int k = 0; k < n; k++)
+      if (loop->spike_slow[k] == i && 3 * loop->spike_slow_ns[k] >= ns) {
+        hits++;
+        if (loop->spike_slow_ns[k] < lowest) lowest = loop->spike_slow_ns[k];
+      }
+  }
+  for (int k = 0; k < n; k++) {
+    long long i = loop->spike_slow[k];
+    if (i >= from && (last - i) % period != 0 && loop->spike_slow_ns[k] >= lowest) at_least++;
+  }
+  long long steps = last - from + 1;
+  double p = ((double)at_least + 1) / ((double)(steps - places) + 2);
+  return cw_period_significant(hits, places, p, steps, loop->spike_n_slow + 1);
+}
+
 /* The smallest PERIOD >= 3 at which slow step `last` (of ns) recurs:
    last - PERIOD, last - 2 PERIOD and last - 3 PERIOD are among the earlier
    slow steps, at least as slow as its level and at least two of them
-   alike (slow_as), and the steps between were mostly not slow
-   (quiet_between). 0 if none. Three equal gaps, not two: on a busy
+   alike (slow_as), the steps between were mostly not slow
+   (quiet_between), and the hits are no chance (significant). 0 if none. Three equal gaps, not two: on a busy
    machine, noise alone sometimes makes two. PERIOD >= 3: with every other
    step slow, the median is no steady step. */
 static long long recurring_period(const struct cw_loop *loop, int n, long long last, double ns) {
@@ -201,7 +237,7 @@ static long long recurring_period(const struct cw_loop *loop, int n, long long l
         slow_as(loop, n, last - period, ns, &alike) &&
         slow_as(loop, n, last - 2 * period, ns, &alike) &&
         slow_as(loop, n, last - 3 * period, ns, &alike) && alike >= 2 &&
-        quiet_between(loop, n, last, period))
+        quiet_between(loop, n, last, period) && significant(loop, n, last, period, ns))
       best = period;
   }
   return best;
@@ -222,6 +258,8 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
     return attention(loop);
   }
   if (n == CW_SPIKE_STEPS) {
+    if (loop->spike_n == CW_SPIKE_STEPS) loop->spike_from = index;
+    cw_shape_add(loop, index, ns);
     memcpy(sorted, loop->spike_recent, sizeof sorted);
     double median = cw_median(sorted, n);
     slow = cw_is_slow(ns, median, cw_mad(sorted, n, median));

@@ -176,8 +176,10 @@ static bool beyond(double x, double y, double m, double d) {
   return x - y > margin;
 }
 
-/* One window: its steps, and the verdict against the steps before it. */
-static void report_window(char *buf, size_t size, size_t *len, const struct cw_window_record *r) {
+/* One window: its steps, and the verdict against the steps before it
+   (not "steady" in a loop without a steady state: unsteady). */
+static void report_window(char *buf, size_t size, size_t *len, const struct cw_window_record *r,
+                          bool unsteady) {
   double median = median_of(r->steps, r->n_steps), m = r->before_median, d = r->before_mad;
   append(buf, size, len, "; window %lld-%lld: ", r->first, r->last);
   append_steps(buf, size, len, median, cw_mad(r->steps, r->n_steps, median));
@@ -204,6 +206,8 @@ static void report_window(char *buf, size_t size, size_t *len, const struct cw_w
   else if (faster)
     append(buf, size, len, ": its steps are %.1fx faster than the %d steps before (",
            m / median, r->n_before);
+  else if (unsteady)
+    append(buf, size, len, ": no slower than the %d steps before (", r->n_before);
   else
     append(buf, size, len, ": steady (the %d steps before: ", r->n_before);
   append_steps(buf, size, len, m, d);
@@ -239,9 +243,19 @@ static void report_site(const struct cw_loop *site) {
   }
   for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     if (!same_site(l, site)) continue;
+    /* The steps spike watched drift or jump among levels (shape.c): say so
+       (per thread, with more than one), and call no window steady. */
+    struct cw_shape_verdict shape;
+    bool unsteady = cw_shape_judge(l, &shape);
+    if (unsteady) {
+      char said[256];
+      cw_shape_describe(&shape, said, sizeof said);
+      append(line, sizeof line, &len, "; %s%s", threads > 1 ? "a thread's steps: " : "", said);
+    }
     int shown = l->windows_opened < CW_RECORDED_WINDOWS ? (int)l->windows_opened
                                                         : CW_RECORDED_WINDOWS;
-    for (int k = 0; k < shown; k++) report_window(line, sizeof line, &len, &l->records[k]);
+    for (int k = 0; k < shown; k++)
+      report_window(line, sizeof line, &len, &l->records[k], unsteady);
     if (l->windows_opened > shown)
       append(line, sizeof line, &len, "; and %lld more windows", l->windows_opened - shown);
   }

@@ -133,7 +133,10 @@ static void thread_exit(void *data) {
     if (loop->running != loop->inline_running) free(loop->running);
     loop->running = loop->inline_running;
     loop->depth = 0;
-    if (!loop->timed) free(loop); /* else the exit report still reads it */
+    if (!loop->timed) { /* else the exit report still reads it */
+      free(loop->shape);
+      free(loop);
+    }
   }
   free(thread);
   this_thread = NULL;

@@ -21,18 +21,26 @@
 // cw-run: SPIKE_FLAT=1 CAPTURE_WINDOW=spike:3 CAPTURE_WINDOW_SELFCHECK=1
 // cw-expect: step#0..99(.)
 // cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window spike:3 never opened: no slow step recurred at a steady period
+//
+// With SPIKE_DRIFT=1 every step takes 20 us more than the one before (1 to
+// 3 ms): no step is slow against its neighbours, and the exit report says
+// the steps spike watched (from 15, its warm-up) drift (shape.c, the rule
+// of plan's steady.py), with the slope.
+// cw-run: SPIKE_DRIFT=1 CAPTURE_WINDOW=spike:3 CAPTURE_WINDOW_SELFCHECK=1
+// cw-expect: step#0..99(.)
+// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window spike:3 never opened: no slow step recurred at a steady period; no steady state: steps drift from 1\.\d\d to [23]\.\d\d ms \(slope \+(19|20|21)\.\d us a step, steps 1[5-9]-9\d\)
 #include <stdlib.h>
 
 #include "cw_test.h"
 
 int main(void)
 {
-  int flat = getenv("SPIKE_FLAT") != NULL;
+  int flat = getenv("SPIKE_FLAT") != NULL, drift = getenv("SPIKE_DRIFT") != NULL;
   long sum = 0;
 #pragma capture_window(1000, 1)
   for (int step = 0; step < 100; step++) {
     cw_mark("step", step);
-    cw_sleep_us(!flat && step % 10 == 9 ? 8000 : 1000);
+    cw_sleep_us(drift ? 1000 + 20 * step : !flat && step % 10 == 9 ? 8000 : 1000);
     sum += step;
   }
   printf("sum %ld\n", sum);
