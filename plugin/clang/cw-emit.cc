@@ -185,6 +185,12 @@ void LoopReader::enterRewritten(const SiteValues &Site) {
   W.word("__cw_loop_" + N).punct(tok::r_paren).punct(tok::semi);
   W.append(Body).punct(tok::r_brace).append(Tail);
   W.punct(tok::r_brace);
+  /* The first token stands where the loop began, at the start of its line
+     or not: Clang's -Wmisleading-indentation reads that flag of the
+     statement after `if (c) return;`. */
+  const Token &First = Before.empty() ? Keyword[0] : Before[0];
+  Out[0].setFlagValue(Token::StartOfLine, First.isAtStartOfLine());
+  Out[0].setFlagValue(Token::LeadingSpace, First.hasLeadingSpace());
   enter(std::move(Out));
 }
 
