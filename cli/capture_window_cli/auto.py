@@ -128,6 +128,10 @@ def profile_auto(args):
               file=sys.stderr)
     a = plan.analyse(loop["index"], loop["ns"], opts["count"])
     suggest = plan.suggestions(a, None, program)
+    for line in plan.shape_lines(a) if a["_shape"]["levels"] or a["_shape"]["drift"] else ():
+        # no steady state: plan's words, and its windows instead of a steady one
+        print(f"{ME}: profile --auto: loop '{loop['label']}' ({loop['place']}): {line.strip()}",
+              file=sys.stderr)
     windows = occurrences(suggest)
     if not windows:
         print(f"{ME}: profile --auto: plan suggests no window for loop '{loop['label']}' "

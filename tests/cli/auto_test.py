@@ -122,6 +122,23 @@ def main():
         if said not in err.splitlines():
             failures.append("--steps: says it stopped the learning run")
             print(f"FAIL: --steps: stderr lacks '{said}':\n{err}")
+        # No steady state (issue 31 item 3): profile --auto says plan's words
+        # and profiles plan's windows at the drift's ends, no steady window.
+        with open("drift.steps", "w") as f:
+            f.write("# capture-window step times 1\nloop 1 T101 step train.c:40\n")
+            f.writelines(f"1 {i} {10_000_000 + 20_000_000 * i // 299}\n" for i in range(300))
+        _, _, err, _, _, _ = run(["profile", "--auto", "--from", "drift.steps", "-o", "drift", "--",
+                                      TRAIN, "300"], {})
+        said = ("capture-window: profile --auto: loop 'step' (train.c:40): drift: +66.9 us a step "
+                "over the run (10.0 to 30.0 ms, steps 0-299): no steady state; a window at each end, "
+                "to compare")
+        policy = [c for c in err.splitlines() if c.startswith("capture-window: CAPTURE_WINDOW=")]
+        if said not in err.splitlines() or not policy or "CAPTURE_WINDOW=0:3,296:3 " not in policy[0]:
+            failures.append("profile --auto: a drift")
+            print(f"FAIL: profile --auto: a drift: stderr lacks '{said}' or the policy is not the "
+                  f"drift's ends:\n{err}\n{policy}")
+        else:
+            print("PASS: profile --auto: a drift")
         case("profile --auto without '--'", 2, [], ["profile", "--auto", TRAIN])
         case("profile --auto: a program without step times", 1, [], ["profile", "--auto", "--", "true"],
              nsys=[])
