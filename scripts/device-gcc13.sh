@@ -9,6 +9,8 @@
 #                                           the trixie root of test-compilers.sh
 #   bash scripts/device-gcc13.sh run        on the GPU machine (needs cmake,
 #                                           .device/nsys)
+#   bash scripts/device-gcc13.sh plugin     on the GPU machine: only the plugin,
+#                                           build-gcc13/plugin/gcc/capture_window.so
 #
 # GCC refuses a plugin whose headers' version record (plugin-version.h:
 # release, datestamp, phase, revision, configure arguments) differs from its
@@ -86,7 +88,8 @@ EOF
   echo "$out"
 }
 
-run() {
+# The plugin, built so that the host's gcc loads it.
+plugin() {
   [ -f "$carried/include/plugin-version.h" ] ||
     { echo "no $carried: run 'bash scripts/device-gcc13.sh prepare' on the build machine"; exit 1; }
   echo "host: $(gcc --version | head -1); headers: $(cat "$carried/PACKAGE")"
@@ -104,6 +107,10 @@ run() {
     [ -z "$refused" ] || { echo "$refused"; exit 1; }
   fi
   echo "the host's gcc loads build-gcc13/plugin/gcc/capture_window.so (headers: $headers)"
+}
+
+run() {
+  plugin
   cmake --build build-gcc13 -j "$(nproc)"
   LD_LIBRARY_PATH=$PWD/build-gcc13/runtime \
     python3 tests/gpu/gpu_checks.py --build build-gcc13 --nsys "$PWD/.device/nsys" \
@@ -113,5 +120,6 @@ run() {
 case ${1:-} in
   prepare) prepare ;;
   run) run ;;
-  *) echo "usage: $0 prepare|run"; exit 2 ;;
+  plugin) plugin ;;
+  *) echo "usage: $0 prepare|run|plugin"; exit 2 ;;
 esac
