@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CW_DOOR_PLUGINS (CW_DOOR_GCC | CW_DOOR_CLANG)
 #define CW_DOOR_ALL (CW_DOOR_GCC | CW_DOOR_CLANG | CW_DOOR_REWRITE)
 
 const struct cw_argument cw_arguments[CW_ARG_COUNT_] = {
@@ -15,7 +14,7 @@ const struct cw_argument cw_arguments[CW_ARG_COUNT_] = {
   { CW_ARG_PORTABLE, "portable", "", CW_DOOR_ALL,
     "accepted and ignored (the one emission there is), by every front "
     "door" },
-  { CW_ARG_ALL_LOOPS, "all-loops", "[=START:COUNT]", CW_DOOR_PLUGINS,
+  { CW_ARG_ALL_LOOPS, "all-loops", "[=START:COUNT]", CW_DOOR_ALL,
     "instrument every loop of the unit as if marked, window START:COUNT "
     "(default 0:1), label FUNCTION.LINE" },
   { CW_ARG_LOOP, "loop", "=SPEC", CW_DOOR_ALL,

@@ -68,6 +68,7 @@
  * loop in a constexpr function is refused by the compiler (static site).
  */
 #include "rw.h"
+#include "cw_all_loops.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -134,6 +135,16 @@ static int plugin_arguments(struct rw_unit *u, char **flags, int nflags)
       ok = 0;
     } else if (a->id == CW_ARG_VERBOSE) {
       u->verbose = 1;
+    } else if (a->id == CW_ARG_ALL_LOOPS) {
+      u->all_loops = cw_parse_all_loops_value(eq ? eq + 1 : NULL,
+                                              &u->all_loops_window.start,
+                                              &u->all_loops_window.count);
+      if (!u->all_loops) {
+        fprintf(stderr, TOOL ": error: %s\n",
+                cw_format_bad_all_loops(text, sizeof text, CW_PRAGMA_NAME,
+                                        eq + 1));
+        ok = 0;
+      }
     } else if (a->id == CW_ARG_LOOP || a->id == CW_ARG_LOOP_OPTIONAL) {
       char option[512];
       snprintf(option, sizeof option, "%s%s", PLUGIN_ARG_PREFIX, key);
@@ -186,6 +197,7 @@ int main(int argc, char **argv)
   rw_find_pragmas(&unit);
   rw_match_loops(&unit);
   rw_match_loop_specs(&unit);
+  rw_mark_all_loops(&unit);
   status = unit.errors ? 1 : rw_write_output(&unit, out) ? 1 : 0;
   rw_unit_dispose(&unit);
   return status;

@@ -96,7 +96,10 @@ struct rw_unit {
   size_t nloop_args, loop_args_cap;
 
   int verbose;
+  int all_loops;                  /* all-loops was given ... */
+  struct cw_loop_window all_loops_window; /* ... with this window */
   int errors;
+  int constant_evaluable_loops; /* rewritten in their own form (rw_emit.c) */
 };
 
 /* rw_unit.c */
@@ -128,9 +131,22 @@ void rw_match_loops(struct rw_unit *u);
 /* rw_spec.c: the loops the loop specs mark (after rw_match_loops). */
 void rw_match_loop_specs(struct rw_unit *u);
 int rw_is_loop(enum CXCursorKind k);
+int rw_is_rewritable_loop(const struct rw_unit *u, size_t i);
+int rw_enclosing_body(const struct rw_unit *u, size_t i, int *outermost);
+void rw_mark_loop(struct rw_unit *u, size_t i, int body,
+                  const struct cw_loop_window *window,
+                  const struct cw_loop_arg *spec);
+
+/* rw_all_loops.c: -fplugin-arg-capture_window-all-loops[=START:COUNT]
+   marks every other loop (after rw_match_loop_specs). */
+void rw_mark_all_loops(struct rw_unit *u);
 const char *rw_loop_kind(enum CXCursorKind k);
 void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf,
                       size_t size);
+
+/* rw_constexpr.c: loop node LOOP is in a function constant evaluation
+   may run (constexpr, consteval, a C++ lambda). */
+int rw_constant_evaluable(const struct rw_unit *u, int loop);
 
 /* rw_emit.c: the instrumented copy. */
 int rw_write_output(struct rw_unit *u, const char *out_path);

@@ -68,6 +68,30 @@ static const char helpers[] =
     "  __cw_rw_iter_v2(const __cw_rw_iter_v2 &);\n"
     "  __cw_rw_iter_v2 &operator=(const __cw_rw_iter_v2 &);\n"
     "};\n"
+    "/* Loops of functions constant evaluation may run (constexpr, consteval,\n"
+    "   lambdas): cleanup variables of literal type and constexpr helpers\n"
+    "   that do nothing while the function is constant-evaluated. */\n"
+    "#if __cplusplus >= 201402L\n"
+    "#define __CW_RW_CONSTANT_EVALUATED() __builtin_is_constant_evaluated()\n"
+    "#define __CW_RW_CONSTEXPR constexpr\n"
+    "#else\n"
+    "#define __CW_RW_CONSTANT_EVALUATED() 0\n"
+    "#define __CW_RW_CONSTEXPR\n"
+    "#endif\n"
+    "#if defined(__GNUC__) || defined(__clang__)\n"
+    "static inline __CW_RW_CONSTEXPR struct cw_loop_v2 *\n"
+    "__cw_rw_cx_iter_begin(struct cw_loop_v2 *__l)\n"
+    "{ if (__CW_RW_CONSTANT_EVALUATED() || !__l ||\n"
+    "      __builtin_expect(__l->next++ < __l->attention_at, 1))\n"
+    "    return 0;\n"
+    "  return cw_iter_begin_v2(__l) ? __l : 0; }\n"
+    "static inline __CW_RW_CONSTEXPR void\n"
+    "__cw_rw_cx_iter_end(struct cw_loop_v2 **__l)\n"
+    "{ if (!__CW_RW_CONSTANT_EVALUATED() && *__l) cw_iter_end_v2(*__l); }\n"
+    "static inline __CW_RW_CONSTEXPR void\n"
+    "__cw_rw_cx_loop_exit(struct cw_loop_v2 **__l)\n"
+    "{ if (!__CW_RW_CONSTANT_EVALUATED() && *__l) cw_loop_exit_v2(*__l, 0); }\n"
+    "#endif\n"
     "#else\n"
     "#if defined(_MSC_VER) && !defined(__clang__)\n"
     "#error \"capture-window-rewrite: C output needs __attribute__((cleanup))"
@@ -239,6 +263,12 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
   char file[4096], label[160], *original, *site, *enter, *iter;
   const char *host = p->host_only ? "__CW_RW_HOST(" : "";
   const char *host_end = p->host_only ? ")" : "";
+  int cx = rw_constant_evaluable(u, loop);
+  int bare = p->begin == p->end; /* a spec's or all-loops' loop: no pragma */
+  char fn[32];
+
+  snprintf(fn, sizeof fn, "__cw_fn_%zu", id);
+  u->constant_evaluable_loops += cx;
 
   if (!open || body < 0) {
     rw_error(u, p->name_line, p->name_col,
@@ -262,10 +292,25 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
   quote(file, sizeof file, u->path);
   quote(label, sizeof label, p->window.label);
   site = format("static struct cw_site_v2 __cw_site_%zu = { %d, %u, %s, "
-                "__CW_RW_FUNCTION, %s, %lldLL, %lldLL, { 0, 0, 0, 0 } };",
-                id, CW_ABI_VERSION, p->name_line, file, label,
-                p->window.start, p->window.count);
-  if (cxx) {
+                "%s, %s, %lldLL, %lldLL, { 0, 0, 0, 0 } };",
+                id, CW_ABI_VERSION, p->name_line, file,
+                cx ? fn : "__CW_RW_FUNCTION", label, p->window.start,
+                p->window.count);
+  if (cx) {
+    /* No static and no destructor in the function itself: the site is a
+       static of a lambda that only run time calls, and it gets the
+       function's name through a constexpr local. */
+    enter = format("constexpr const char *%s = __CW_RW_FUNCTION; "
+                   "struct cw_loop_v2 *__cw_loop_%zu "
+                   "__attribute__((__cleanup__(__cw_rw_cx_loop_exit))) = "
+                   "__CW_RW_CONSTANT_EVALUATED() ? 0 : []() -> struct "
+                   "cw_loop_v2 * { %s return cw_loop_enter_v2(&__cw_site_%zu);"
+                   " }();", fn, id, site, id);
+    iter = format("struct cw_loop_v2 *__cw_iter_%zu "
+                  "__attribute__((__cleanup__(__cw_rw_cx_iter_end), __unused__))"
+                  " = __cw_rw_cx_iter_begin(__cw_loop_%zu);", id, id);
+    site[0] = 0;
+  } else if (cxx) {
     enter = format("const __cw_rw_loop_v2 __cw_loop_%zu("
                    "cw_loop_enter_v2(&__cw_site_%zu));", id, id);
     iter = format("const __cw_rw_iter_v2 __cw_iter_%zu(__cw_loop_%zu.loop);",
@@ -278,10 +323,11 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
                   "__attribute__((__cleanup__(__cw_rw_iter_end), __unused__)) "
                   "= __cw_rw_iter_begin(__cw_loop_%zu);", id, id);
   }
-  /* A loop spec's loop has no pragma text: the site opens at its keyword. */
+  /* A loop with no pragma text: the site opens at its keyword. */
   add_edit(list, p->begin, p->end - p->begin, 1,
-           format("%s%s%s{ %s%s %s%s", p->spec ? "" : "/* ", original,
-                  p->spec ? "" : " */ ", host, site, enter, host_end));
+           format("%s%s%s{ %s%s%s%s%s", bare ? "" : "/* ", original,
+                  bare ? "" : " */ ", host, site, *site ? " " : "", enter,
+                  host_end));
   add_edit(list, open, 0, 1, format(" { %s%s%s", host, iter, host_end));
   add_edit(list, body_end, 0, 0, format(" }"));
   add_edit(list, loop_end, 0, 0, format(" }"));
@@ -304,7 +350,13 @@ static void write_prelude(const struct rw_unit *u, FILE *out)
   fputs(rw_abi_text, out);
   fputs("\n", out);
   fputs(helpers, out);
-  fprintf(out, "#endif /* CW_REWRITE_PRELUDE_V1 */\n#line 1 %s\n", file);
+  fputs("#endif /* CW_REWRITE_PRELUDE_V1 */\n", out);
+  if (u->constant_evaluable_loops)
+    fputs("#if defined(_MSC_VER) && !defined(__clang__)\n"
+          "#error \"capture-window-rewrite: a marked loop in a constexpr or "
+          "consteval function or a lambda needs __attribute__((cleanup)) "
+          "(GCC, Clang, icpx, NVHPC, nvcc with either)\"\n#endif\n", out);
+  fprintf(out, "#line 1 %s\n", file);
 }
 
 int rw_write_output(struct rw_unit *u, const char *out_path)

@@ -14,7 +14,7 @@
 
 /* A loop node written in the file (its keyword is the node's first
    token, not a macro's expansion), outside device-only code. */
-static int is_rewritable_loop(const struct rw_unit *u, size_t i)
+int rw_is_rewritable_loop(const struct rw_unit *u, size_t i)
 {
   const struct rw_node *n = &u->nodes[i];
   size_t k;
@@ -28,7 +28,7 @@ static int is_rewritable_loop(const struct rw_unit *u, size_t i)
 }
 
 /* The function body holding node I, or -1; *OUTERMOST: no loop between. */
-static int enclosing_body(const struct rw_unit *u, size_t i, int *outermost)
+int rw_enclosing_body(const struct rw_unit *u, size_t i, int *outermost)
 {
   *outermost = 1;
   for (int p = u->nodes[i].parent; p >= 0; p = u->nodes[p].parent) {
@@ -73,7 +73,7 @@ static int names_function(struct cw_loop_arg *a, CXCursor f)
 static int names_loop(const struct rw_unit *u, struct cw_loop_arg *a, size_t i)
 {
   const struct rw_node *n = &u->nodes[i];
-  int outermost, body = enclosing_body(u, i, &outermost);
+  int outermost, body = rw_enclosing_body(u, i, &outermost);
   unsigned line, col;
   if (body < 0 || u->nodes[body].device == 1)
     return 0;
@@ -93,8 +93,11 @@ static int marked_by(const struct rw_unit *u, size_t i)
   return -1;
 }
 
-static void mark(struct rw_unit *u, const struct cw_loop_arg *a, size_t i,
-                 int body)
+/* Loop node I of the function body BODY is marked with WINDOW (SPEC the
+   loop spec that names it, or NULL for all-loops). */
+void rw_mark_loop(struct rw_unit *u, size_t i, int body,
+                  const struct cw_loop_window *window,
+                  const struct cw_loop_arg *spec)
 {
   struct rw_pragma *p;
   unsigned line, col;
@@ -107,11 +110,11 @@ static void mark(struct rw_unit *u, const struct cw_loop_arg *a, size_t i,
   p->begin = p->end = u->nodes[i].begin;
   p->name_line = line;
   p->name_col = col;
-  p->window = a->spec.window;
+  p->window = *window;
   p->valid = 1;
   p->loop = (int)i;
   p->host_only = u->nodes[body].device == 2;
-  p->spec = a;
+  p->spec = spec;
   if (u->verbose) {
     char name[512], text[1024];
     rw_function_name(u, u->nodes[body].function, name, sizeof name);
@@ -125,13 +128,13 @@ static void mark(struct rw_unit *u, const struct cw_loop_arg *a, size_t i,
 /* Loop node I is what A names: mark it, or say why not. */
 static void claim(struct rw_unit *u, struct cw_loop_arg *a, size_t i)
 {
-  int outermost, body = enclosing_body(u, i, &outermost), j = marked_by(u, i);
+  int outermost, body = rw_enclosing_body(u, i, &outermost), j = marked_by(u, i);
   unsigned line, col;
   char text[1024];
   a->matched = 1;
   rw_offset_position(u, u->nodes[i].begin, &line, &col);
   if (j < 0) {
-    mark(u, a, i, body);
+    rw_mark_loop(u, i, body, &a->spec.window, a);
   } else if (!u->pragmas[j].spec) {
     rw_error(u, line, col, "%s",
              cw_format_loop_has_pragma(text, sizeof text, a->given));
@@ -152,9 +155,9 @@ static int ambiguous(struct rw_unit *u, struct cw_loop_arg *a, size_t i,
   unsigned line, col;
   char name[512], text[1024];
   if (!a->spec.by_function ||
-      enclosing_body(u, i, &o1) != enclosing_body(u, first, &o2))
+      rw_enclosing_body(u, i, &o1) != rw_enclosing_body(u, first, &o2))
     return 0;
-  qualified_name(u->nodes[enclosing_body(u, i, &o1)].function, name,
+  qualified_name(u->nodes[rw_enclosing_body(u, i, &o1)].function, name,
                  sizeof name);
   rw_offset_position(u, u->nodes[i].begin, &line, &col);
   rw_error(u, line, col, "%s",
@@ -172,7 +175,7 @@ static void match_spec(struct rw_unit *u, struct cw_loop_arg *a)
     if (u->nodes[i].function_body && names_function(a, u->nodes[i].function))
       a->function_seen = 1;
   for (size_t i = 0; i < u->nnodes; i++)
-    if (is_rewritable_loop(u, i) && names_loop(u, a, i)) {
+    if (rw_is_rewritable_loop(u, i) && names_loop(u, a, i)) {
       for (size_t k = 0; k < nfound; k++)
         if (ambiguous(u, a, i, found[k])) {
           a->matched = 1;

@@ -71,6 +71,8 @@ ROWS = [(door,) + row for door in ("gcc", "clang") for row in PLUGIN_ROWS] + [
     ("rewrite", ARG + "loop", ["-v", "--", ARG + "loop=t.c:3:4:2:lp"], 0,
      [note("for", 3, "lp", "4:2")]),
     ("rewrite", ARG + "loop-optional", ["--", ARG + "loop-optional=t.c:99"], 0, ["!error"]),
+    ("rewrite", ARG + "all-loops", ["-v", "--", ARG + "all-loops=2:3"], 0,
+     [note("for", 3, "f.3", "2:3"), MINE]),
 ]
 # What a row needs to be meaningful: a contrast showing the argument did
 # something (without loop-optional, the same spec is an error).

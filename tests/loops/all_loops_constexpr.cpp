@@ -6,9 +6,9 @@
    googletest's EXPECT_EQ shape.  The loop keywords are on lines 31, 41,
    48 and 69. */
 // cw-plugin-args: all-loops=1:1
-// cw-flags: -std=c++20 -Wextra -pedantic -Werror
+// cw-flags: -std=c++20 -Wextra -pedantic -Wzero-as-null-pointer-constant -Werror
 // cw-windows: powers.31=1:1 operator_.48=1:1 main.69=1:1
-// cw-skip: rewrite the rewriter has no all-loops mode
+// (every front door: the GCC and Clang plugins and the rewriter)
 // cw-run:
 // cw-expect: main.69#0(.) S main.69[ main.69#1(.) ] E main.69#2(.)
 // cw-expect: powers.31#0(.) S powers.31[ powers.31#1(.) ] E powers.31#2(.)

@@ -4,7 +4,7 @@
    loop keywords are on lines 17, 21 and 27. */
 // cw-plugin-args: all-loops=1:1
 // cw-windows: operator_.17=1:1 operator_.21=1:1 mine=0:1
-// cw-skip: rewrite the rewriter has no all-loops mode
+// (every front door: the GCC and Clang plugins and the rewriter)
 // cw-run:
 // cw-expect: operator_.17#0(.) S operator_.17[ operator_.17#1(.) ] E
 // cw-expect: operator_.17#2(. operator_.21#0(.) S operator_.21[ operator_.21#1(.) ] E)

@@ -5,7 +5,7 @@
 // lacks.
 // cw-flags: -std=c++20 -Wextra -pedantic -Werror
 // cw-windows: rt=1:2 cev=0:1 ce=0:1
-// cw-skip: rewrite its copy makes the function non-constexpr (issue 23, open)
+// (every front door: the GCC and Clang plugins and the rewriter)
 // cw-run:
 // cw-expect: rt#0(.) S rt[ rt#1..2(.) ] E rt#3(.)
 #include "consteval.cpp"

@@ -7,7 +7,7 @@
 // C++17, and not one warning the unmarked source lacks (also built as C++14
 // by constexpr_cxx14.cpp, C++20 and C++23 by consteval*.cpp).
 // cw-flags: -std=c++17 -Wextra -pedantic -Werror
-// cw-skip: rewrite its copy makes the function non-constexpr (issue 23, open)
+// (every front door: the GCC and Clang plugins and the rewriter)
 // cw-run:
 // cw-expect: cx#0(.) S cx[ cx#1..2(.) ] E cx#3..4(.)
 // cw-expect: lam#0..1(.) S lam[ lam#2(.) ] E

@@ -5,8 +5,8 @@
 // that the unmarked source lacks (-Wmisleading-indentation after a
 // one-line `if` included).  C++17 is constexpr.cpp; C++20 and C++23
 // are consteval_cxx20.cpp and consteval.cpp.
-// cw-flags: -std=c++14 -Wextra -pedantic -Werror
-// cw-skip: rewrite its copy makes the function non-constexpr (issue 23, open)
+// cw-flags: -std=c++14 -Wextra -pedantic -Wzero-as-null-pointer-constant -Werror
+// (every front door: the GCC and Clang plugins and the rewriter)
 // cw-run:
 // cw-expect: fn#0(.) S fn[ fn#1..2(.) ] E fn#3(.)
 // cw-expect: S mem[ mem#0(.) ] E mem#1(.)

@@ -306,7 +306,8 @@ class Driver:
             for src, dst, extra in jobs:
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
                 cmd = [a.rewriter, "-o", dst, src, "--"] + extra + self.plugin_args
-                cmd += ["-I" + d for d in a.include if d] + flags + ([std] if std else [])
+                # The default standard first: a cw-flags -std= wins.
+                cmd += ["-I" + d for d in a.include if d] + ([std] if std else []) + flags
                 if not self.run_compiler("rewrite", cmd, True):
                     return None, flags
         return out, flags
