@@ -1,0 +1,35 @@
+#!/bin/bash
+# The rewriter's copies of the constexpr/consteval/lambda programs compile
+# with g++ and clang++, in the standard each is written for, with no
+# warning (-Wall -Wextra -pedantic -Werror): their static_asserts and
+# template arguments hold, so the functions stay constant expressions.
+# Usage: constexpr_compilers.sh REWRITER SOURCE_DIR WORK CXX... -- -IDIR...
+set -u
+rewriter=$1 src=$2 work=$3
+shift 3
+compilers=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do compilers+=("$1"); shift; done
+shift
+includes=("$@")
+mkdir -p "$work"
+status=0
+for case in constexpr_cxx14.cpp:c++14 constexpr.cpp:c++17 consteval.cpp:c++20 \
+            consteval.cpp:c++2b all_loops_constexpr.cpp:c++20; do
+  file=${case%%:*} std=${case#*:}
+  extra=()
+  [ "$file" = all_loops_constexpr.cpp ] && extra=(-fplugin-arg-capture_window-all-loops=1:1)
+  out=$work/${file%.cpp}.cw.cpp
+  if ! "$rewriter" -o "$out" "$src/tests/loops/$file" -- -std=$std "${includes[@]}" \
+      -I"$src/tests/loops" "${extra[@]}"; then
+    echo "FAIL: rewrite $file"; status=1; continue
+  fi
+  for cxx in "${compilers[@]}"; do
+    if "$cxx" -std=$std -Wall -Wextra -pedantic -Werror -fsyntax-only \
+        "${includes[@]}" -I"$src/tests/loops" "$out"; then
+      echo "PASS: $cxx -std=$std $file"
+    else
+      echo "FAIL: $cxx -std=$std $file"; status=1
+    fi
+  done
+done
+exit $status
