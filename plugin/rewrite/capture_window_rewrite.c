@@ -26,7 +26,8 @@
  *                -fplugin flags are dropped; -fplugin-arg-capture_window-verbose
  *                works like -v, -fplugin-arg-capture_window-loop=SPEC like
  *                --loop SPEC (and loop-optional=SPEC without the error when
- *                it names nothing), and any other
+ *                it names nothing), all-loops[=START:COUNT] marks every
+ *                loop (rw_all_loops.c), and any other
  *                -fplugin-arg-capture_window- argument is an error, as with
  *                the plugins.
  *
@@ -55,7 +56,8 @@
  *   - is the file unchanged when nothing is marked.
  *
  * Parts: rw_unit.c parses and indexes the file, rw_pragma.c finds the
- * pragmas, rw_loop.c finds their loops, rw_emit.c writes the copy.
+ * pragmas, rw_loop.c finds their loops, rw_spec.c the loop specs' loops,
+ * rw_all_loops.c all-loops' loops, rw_emit.c writes the copy.
  *
  * Limits: see docs/rewrite.md.  In short: a pragma (or a loop) produced by
  * expanding a user macro cannot be rewritten in place and is an error that
@@ -64,8 +66,9 @@
  * macros expand among the arguments; quoted #includes relative to FILE's
  * folder need that folder on the include path of the compilation of the
  * copy; a goto or case label jumping into a marked body from outside is a
- * C++ compile error; longjmp out of a body skips the end hooks; a marked
- * loop in a constexpr function is refused by the compiler (static site).
+ * C++ compile error; longjmp out of a body skips the end hooks.  Loops of
+ * constexpr/consteval functions and lambdas get a form that keeps them
+ * constant expressions (rw_constexpr.c, rw_emit.c).
  */
 #include "rw.h"
 #include "cw_all_loops.h"
