@@ -10,6 +10,7 @@ import subprocess
 
 from .common import (ME, Usage, usage, cannot_run, plural, human, commas, spans, and_list, parse_expect,
                      option_value, nsys_command, duration, problem)
+from .differ import calls_in, differing, phrase, totals
 from .ncu import check_ncu_report
 from .straggler import nccl_waits
 
@@ -60,6 +61,7 @@ class Step:
     def __init__(self, gtid, index, start, end):
         self.gtid, self.index, self.start, self.end = gtid, index, start, end
         self.names = collections.Counter()
+        self.kernel_ns = []   # [(name, its GPU time)], one per kernel
         self.graphs = collections.Counter()   # graph id: launches traced whole (no kernels)
         self.launches = []
         self.ranges = []     # [(start, end, text)], by start
@@ -105,6 +107,7 @@ class Trace:
             launches = (self._launches(db) if {"CUPTI_ACTIVITY_KIND_KERNEL",
                                                "CUPTI_ACTIVITY_KIND_RUNTIME"} <= tables else [])
             graphs = self._graphs(db, tables) if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables else []
+            self.osrt = self._os_calls(db) if "OSRT_API" in tables else None
         finally:
             db.close()
         step = re.compile(re.escape(label) + r"#([0-9]+)")
@@ -124,10 +127,11 @@ class Trace:
         for s in self.steps:
             self.by_thread[s.gtid].append(s)
         self.starts = {t: [s.start for s in steps] for t, steps in self.by_thread.items()}
-        for gtid, start, name, short in launches:   # each launch in its thread's step
+        for gtid, start, name, short, ns in launches:   # each launch in its thread's step
             s = self._step_of(gtid, start)
             if s:
                 s.names[name] += 1
+                s.kernel_ns.append((name, ns))
                 s.launches.append(start)
                 self.short[name] = short or name
         self.graphs = len(graphs)   # graph launches whose kernels nsys did not trace
@@ -155,7 +159,7 @@ class Trace:
         # Every kernel with the API call that launched it (correlation ids
         # are per process, hence the pid test); a graph launch has several.
         return db.execute(
-            "SELECT r.globalTid, r.start, d.value, s.value "
+            "SELECT r.globalTid, r.start, d.value, s.value, k.end - k.start "
             "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
             f"ON r.correlationId = k.correlationId AND {PID_OF.format('r.globalTid')} = "
             f"{PID_OF.format('k.globalPid')} "
@@ -186,6 +190,16 @@ class Trace:
                 "SELECT correlationId, globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL")}
         return [(t, start, None) for t, start, c in launches if (pid(t), c) not in kernels]
 
+    @staticmethod
+    def _os_calls(db):
+        """The OS calls nsys traced (-t osrt): {globalTid: [(start, end, name)]}, by start."""
+        out = collections.defaultdict(list)
+        for gtid, start, end, name in db.execute(
+                "SELECT o.globalTid, o.start, o.end, s.value FROM OSRT_API o "
+                "JOIN StringIds s ON s.id = o.nameId ORDER BY o.start"):
+            out[gtid].append((start, end, name))
+        return out
+
     def _step_of(self, gtid, start):
         """The step range of thread GTID that holds time START, or None."""
         steps = self.by_thread.get(gtid)
@@ -204,6 +218,7 @@ def odd_steps(trace, label):
     for s in trace.steps:
         threads[s.gtid].append(s)
     problems, named = [], False
+    trace.odd_kernels = []   # what each odd pattern's kernels differ by (--json)
     for gtid in sorted(threads):
         patterns = collections.defaultdict(list)
         for s in threads[gtid]:
@@ -232,9 +247,21 @@ def odd_steps(trace, label):
         which = "steps" if len(norm_steps) > 1 else "step"
         thread = f"thread {gtid % TID_MODULUS}: " if len(threads) > 1 else ""
         norm_work = patterns[norm][0].work() if norm[2] else commas(norm_count)
+        kernels = [odd_kernels(patterns[p], patterns[norm], label, trace.short)
+                   for p in sorted((p for p in patterns if p != norm), key=lambda p: patterns[p][0].index)]
+        trace.odd_kernels += [{"thread": gtid % TID_MODULUS, "steps": [s.index for s in steps],
+                               "others": norm_steps, "kernels": found} for found, _, steps in kernels]
         problems.append(f"{thread}{', '.join(parts)}, {which} {and_list(norm_steps)} "
-                        f"launched {norm_work}")
+                        f"launched {norm_work}" + "".join(f"; {k[1]}" for k in kernels if k[1]))
     return problems, named
+
+
+def odd_kernels(steps, norm, label, short):
+    """The kernels STEPS spent much longer on than the NORM's steps (differ.py):
+    (the --json list, the verdict's words, STEPS)."""
+    found = differing([totals(s.kernel_ns) for s in steps], [totals(s.kernel_ns) for s in norm])
+    who = spans(s.index for s in steps)
+    return found, phrase(found, f"{label}#{who}'s kernels", [s.index for s in norm], short), steps
 
 
 def own_ranges(step, extra):
@@ -268,7 +295,7 @@ def check_report(report, label, expect):
     result = {"report": report, "ok": False, "problem": None, "verdict": None, "bytes": None,
               "label": label, "kernels": None, "threads": None, "steps": None,
               "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
-              "host_work": None}
+              "host_work": None, "odd_kernels": None}
 
     def verdict(name, text):
         result.update(ok=name is None, problem=name, verdict=text)
@@ -325,7 +352,9 @@ def check_report(report, label, expect):
         return verdict(*problem("several_windows", found=found))
     threads = f" in {trace.windows} threads" if trace.windows > 1 else ""
     result["host_work"] = host_work(trace) or None
-    return verdict(*judge(trace, label, f"{found}{threads}", f"{tail}{extra}", result["host_work"]))
+    judged = judge(trace, label, f"{found}{threads}", f"{tail}{extra}", result["host_work"])
+    result["odd_kernels"] = trace.odd_kernels or None
+    return verdict(*judged)
 
 
 def host_work(trace):
@@ -352,8 +381,22 @@ def host_work(trace):
                         "gap_ns": gaps[k], "others_took_ns": sorted(others),
                         "others_gap_ns": sorted(other_gaps), "between": gaps[k] > took[k],
                         "work": steps[k].work(), "before": steps[k - 1].index,
-                        "others": [s.index for j, s in enumerate(steps) if j != k]})
+                        "others": [s.index for j, s in enumerate(steps) if j != k],
+                        "calls": os_calls(trace, steps, k, gaps[k] > took[k])})
     return out
+
+
+def os_calls(trace, steps, k, between):
+    """The OS calls (-t osrt) step K of a thread's STEPS spent much longer on
+    than the others (differ.py), in its range or, BETWEEN, in the gap before
+    it, against the others' ranges or gaps; None without an OSRT_API table."""
+    if trace.osrt is None:
+        return None
+    calls = trace.osrt.get(steps[k].gtid, [])
+    span = ((lambda j: (steps[j - 1].end, steps[j].start)) if between else
+            (lambda j: (steps[j].start, steps[j].end)))
+    others = [j for j in range(len(steps)) if j != k and (j > 0 or not between)]
+    return differing([totals(calls_in(calls, *span(k)))], [totals(calls_in(calls, *span(j))) for j in others])
 
 
 def median_of(values):
@@ -380,17 +423,21 @@ def host_phrases(slow, label, threads):
         who = f"thread {h['thread']}: " if threads > 1 else ""
         others = h["others"]
         steps = f"step{'s' * (len(others) > 1)} {and_list(others)}"
+        tell = see
+        if h.get("calls") is not None:   # the report has the OS calls: name the slow ones
+            tell = (phrase(h["calls"], "OS calls", h["others"]) or
+                    "no OS call differs; `--sample=cpu` samples the CPU")
         if h["between"]:
             apart = (f", {durations(h['others_gap_ns'])} apart otherwise" if h["others_gap_ns"] else "")
             every = and_list(sorted(others + [h["step"]]))
             out.append(f"{who}{label}#{h['step']} began {duration(h['gap_ns'])} after {label}#{h['before']} "
                        f"ended (steps {every} took {durations(h['others_took_ns'] + [h['took_ns']])}"
                        f"{apart}), with the same {h['work']}: host work between the steps (the loop's "
-                       f"own code: fetching the next batch?); {see}")
+                       f"own code: fetching the next batch?); {tell}")
         else:
             out.append(f"{who}{label}#{h['step']} took {duration(h['took_ns'])}, {steps} took "
                        f"{durations(h['others_took_ns'])}, with the same {h['work']}: host work "
-                       f"(a checkpoint, a data-loader stall); {see}")
+                       f"(a checkpoint, a data-loader stall); {tell}")
     return out
 
 

@@ -30,7 +30,9 @@ failures = []
 
 def evaluates(i):
     return (f"step#{i} launched 3,457 kernels and holds 'validation' (2,960 kernels), "
-            f"steps {i - 1} and {i + 1} launched 497")
+            f"steps {i - 1} and {i + 1} launched 497; step#{i}'s kernels that differ, by time: "
+            f"vectorized_elementwise_kernel 3.47 ms (512 us in steps {i - 1} and {i + 1}), "
+            "Kernel2 3.44 ms (482 us in them)")
 
 
 def hosts(i):

@@ -72,8 +72,12 @@ def export(path):
 
 
 OK_TRAIN = "ok: 3 steps (step#30-32), 1,532 kernels, 4.2 MB"
-NOT_STEADY = ("step#31 launched 1,512 kernels, steps 30 and 32 launched 497: "
-              "not steady state (eval? checkpoint?)")
+NOT_STEADY = ("step#31 launched 1,512 kernels, steps 30 and 32 launched 497; step#31's kernels "
+              "that differ, by time: Kernel2 2.00 ms (482 us in steps 30 and 32), "
+              "vectorized_elementwise_kernel 1.02 ms (512 us in them): not steady state (eval? checkpoint?)")
+# what the trainer's evaluation step adds, by time, against steps A and B
+EVAL_KERNELS = ("vectorized_elementwise_kernel 3.47 ms (512 us in steps %d and %d), "
+                "Kernel2 3.44 ms (482 us in them)")
 GEMM = ("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8>"
         "(T1::Params)")
 FILL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
@@ -144,11 +148,14 @@ def steady_cases():
     report("other_kernels", "other.nsys-rep", 9_000)
     case("steady: as many kernels, other ones", 1,
          ["other.nsys-rep: step#32 launched 4 kernels (+2 vectorized_elementwise_kernel, "
-          "-2 backward), steps 30-31 and 33 launched 4: not steady state (eval? checkpoint?)"],
+          "-2 backward), steps 30-31 and 33 launched 4; step#32's kernels that differ, by time: "
+          "vectorized_elementwise_kernel 4.00 us (not in steps 30-31 and 33): not steady state "
+          "(eval? checkpoint?)"],
          ["check", "other.nsys-rep"])
     report("thread_step", "tstep.nsys-rep", 9_000)
     case("steady: each thread against its own steps", 1,
-         ["tstep.nsys-rep: thread 102: step#30 launched 3 kernels, steps 31-32 launched 1: "
+         ["tstep.nsys-rep: thread 102: step#30 launched 3 kernels, steps 31-32 launched 1; step#30's "
+          "kernels that differ, by time: tag 6.00 us (2.00 us in steps 31-32): "
           "not steady state (eval? checkpoint?)"], ["check", "tstep.nsys-rep"])
     report("graph", "graph.nsys-rep", 9_000)
     case("steady: a graph launch's kernels belong to its step", 0,
@@ -165,12 +172,13 @@ def purpose_cases():
     report("validation", "val.nsys-rep", 90_000)
     case("purpose: a steady window holds the evaluation: its range named", 1,
          ["val.nsys-rep: step#20 launched 3,457 kernels and holds 'validation' (2,960 kernels), "
-          "steps 19 and 21 launched 497: not steady state"], ["check", "--expect", "19:3", "val.nsys-rep"])
+          f"steps 19 and 21 launched 497; step#20's kernels that differ, by time: {EVAL_KERNELS % (19, 21)}: "
+          "not steady state"], ["check", "--expect", "19:3", "val.nsys-rep"])
     report("aimed", "aimed.nsys-rep", 90_000)
     case("purpose: a window aimed at every 20 steps holds the evaluation", 0,
          ["aimed.nsys-rep: ok: 3 steps (step#19-21), aimed at every 20 steps: step#20 launched "
           "3,457 kernels and holds 'validation' (2,960 kernels), steps 19 and 21 launched 497; "
-          "4,451 kernels, 90.0 kB"], ["check", "aimed.nsys-rep"])
+          f"step#20's kernels that differ, by time: {EVAL_KERNELS % (19, 21)}; 4,451 kernels, 90.0 kB"], ["check", "aimed.nsys-rep"])
     report("aimed_missed", "missed.nsys-rep", 90_000)
     case("purpose: an aimed window whose steps are all alike", 1,
          ["missed.nsys-rep: found 3 steps (step#21-23), aimed at every 20 steps, but no step "
@@ -185,7 +193,8 @@ def purpose_cases():
     case("purpose: the step where evaluation and checkpoint coincide", 0,
          ["both.nsys-rep: ok: 3 steps (step#59-61), aimed at every 20 steps: step#60 launched "
           "3,457 kernels and holds 'validation' (2,960 kernels) and 'checkpoint' (no kernels), "
-          "steps 59 and 61 launched 497; 4,451 kernels, 90.0 kB"], ["check", "both.nsys-rep"])
+          f"steps 59 and 61 launched 497; step#60's kernels that differ, by time: {EVAL_KERNELS % (59, 61)}; "
+          "4,451 kernels, 90.0 kB"], ["check", "both.nsys-rep"])
     status, out, _, _ = run(["check", "--json", "both.nsys-rep"])
     got = json.loads(out)
     case_value("purpose --json: purpose and each step's own ranges",
@@ -212,17 +221,20 @@ def json_cases():
                      "ranges": {}, "took_ns": 2_270_500, "graphs": 0})
     slow = [{"thread": 101, "step": 31, "took_ns": 2_270_500, "gap_ns": 1000,
              "others_took_ns": [748_000, 748_000], "others_gap_ns": [1000], "between": False,
-             "work": "1,512 kernels", "before": 30, "others": [30, 32]}]
+             "work": "1,512 kernels", "before": 30, "others": [30, 32], "calls": None}]
+    odd = [{"thread": 101, "steps": [31], "others": [30, 32], "kernels": [
+        {"name": GEMM, "ns": 2_000_000, "count": 1000, "others_ns": 482_000, "others_count": 241},
+        {"name": FILL, "ns": 1_024_000, "count": 512, "others_ns": 512_000, "others_count": 256}]}]
     case("--json: a report not in steady state", 1,
          [{"report": "eval.nsys-rep", "ok": False, "problem": "not_steady", "verdict": NOT_STEADY,
            "bytes": 9000, "label": "step", "kernels": 2506, "threads": 1, "steps": [30, 31, 32],
            "pids": [4100], "purpose": None, "step_kernels": steps, "graph_launches": 0,
-           "host_work": slow}], ["check", "--json", "eval.nsys-rep"])
+           "host_work": slow, "odd_kernels": odd}], ["check", "--json", "eval.nsys-rep"])
     case("--json: a missing report", 1,
          [{"report": "gone.nsys-rep", "ok": False, "problem": "missing", "verdict": "no such report",
            "bytes": None, "label": "eval", "kernels": None, "threads": None, "steps": None,
            "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
-           "host_work": None}],
+           "host_work": None, "odd_kernels": None}],
          ["check", "--json", "--label=eval", "gone.nsys-rep"])
 
 
@@ -234,7 +246,7 @@ def rank_json(rank, pid, steps):
             "pids": [pid], "purpose": None,
             "step_kernels": [{"step": s, "thread": 101, "kernels": 2, "names": {"tag(int *)": 2},
                               "ranges": {}, "took_ns": 5500, "graphs": 0} for s in steps],
-            "graph_launches": 0, "host_work": None}
+            "graph_launches": 0, "host_work": None, "odd_kernels": None}
 
 
 def rank_cases():

@@ -38,7 +38,8 @@ def host_cases():
                (0, True, None, [19_001_500, 2_100_001_500, 19_001_500],
                 [{"thread": 101, "step": 30, "took_ns": 2_100_001_500, "gap_ns": 1000,
                   "others_took_ns": [19_001_500, 19_001_500], "others_gap_ns": [1000],
-                  "between": False, "work": "497 kernels", "before": 29, "others": [29, 31]}]))
+                  "between": False, "work": "497 kernels", "before": 29, "others": [29, 31],
+                  "calls": None}]))
     report("host_gap", "gap.nsys-rep", 90_000)
     case("host work: 2.1 s between two steps' ranges (the loop's own code): ok", 0,
          ["gap.nsys-rep: ok: 3 steps (step#29-31), aimed at every 30 steps: step#30 began 2.10 s "

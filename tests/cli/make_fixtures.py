@@ -16,6 +16,8 @@ Schema Reference"):
       correlationId, nameId, returnValue)  CUDA API calls
   CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,
       correlationId, globalPid, demangledName, shortName, gridX, ...)
+  OSRT_API (start, end, eventClass, globalTid, nameId, returnValue,
+      nestingLevel, callchainId)          OS calls (-t osrt)
 
 As in nsys, a table with no rows is not created, a thread's globalTid is
 (pid << 24) | tid and its process's globalPid is pid << 24. A kernel runs
@@ -65,6 +67,10 @@ SCHEMA = {
                                        "streamId INTEGER NOT NULL, correlationId INTEGER, "
                                        "globalPid INTEGER, graphId INTEGER NOT NULL, "
                                        "graphExecId INTEGER NOT NULL",
+    # -t osrt: the OS runtime calls (columns as nsys 2025.3.1 exports them on the H200)
+    "OSRT_API": "start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "
+                "globalTid INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, "
+                "nestingLevel INTEGER, callchainId INTEGER",
 }
 DEFAULT_PID = 4100
 
@@ -140,16 +146,22 @@ class Thread:
             (start, self.tick(500), 1, self.gtid, correlation, report.string(name), 0))
         return correlation
 
-    def launch(self, kernel, times=1):
+    def os_call(self, name, ns):
+        """An OS call of NS nanoseconds (-t osrt), at the thread's clock."""
+        start = self.tick()
+        self.report.rows["OSRT_API"].append((start, self.tick(ns), 27, self.gtid,
+                                             self.report.string(name), 0, 0, None))
+
+    def launch(self, kernel, times=1, ns=2000):
         """cudaLaunchKernel of KERNEL (demangled, short name) TIMES times; each
-        kernel runs 5 ms after its launch."""
+        kernel runs 5 ms after its launch, for NS nanoseconds."""
         report = self.report
         for _ in range(times):
             correlation = self.call(LAUNCH)
             start = max(self.clock + 5_000_000, report.gpu_clock)
-            report.gpu_clock = start + 2000
+            report.gpu_clock = start + ns
             report.rows["CUPTI_ACTIVITY_KIND_KERNEL"].append(
-                (start, start + 2000, 0, 1, 7, correlation, self.pid << 24,
+                (start, start + ns, 0, 1, 7, correlation, self.pid << 24,
                  report.string(kernel[0]), report.string(kernel[1]), 1000 + correlation, 1, 1))
 
     def loop(self, steps, kernels, label="step", window=True):
@@ -435,6 +447,48 @@ def graph_eval(r):
                 main.call("cudaStreamSynchronize_v3020")
 
 
+# ---- issue 31 item 6: what the odd step holds, by time
+
+def kernel_time(r):
+    """Steps 30-32 of 2 forward and 2 backward kernels (2 us each); step 31's
+    backward kernels take 50 us each, its forward 3 us (1.5x: not much
+    longer), and it launches 3 fill, 1 tag and 1 gemm kernel the others lack."""
+    def kernels(i):
+        if i != 31:
+            return [(FORWARD, 2, 2000), (BACKWARD, 2, 2000)]
+        return [(FORWARD, 2, 3000), (BACKWARD, 2, 50_000), (FILL, 3, 2000), (TAG, 1, 2000), (GEMM, 1, 2000)]
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        for i in range(30, 33):
+            with main.range(f"step#{i}"):
+                for kernel, times, ns in kernels(i):
+                    main.launch(kernel, times, ns)
+                main.call("cudaStreamSynchronize_v3020")
+
+
+def host_calls(r, checkpoint=True):
+    """host_step traced with -t osrt: every step waits in ioctl for 5 us (the
+    synchronize); step 30 writes its checkpoint: open 20 us, 8 writes of
+    100 ms, fsync 1.2 s, close 3 us (2.1 s in all, as host_step)."""
+    def odd(i, t):
+        t.os_call("ioctl", 5000)
+        if i == 30 and checkpoint:
+            t.os_call("open", 20_000)
+            for _ in range(8):
+                t.os_call("write", 100_000_000)
+            t.os_call("fsync", 1_200_000_000)
+            t.os_call("close", 3000)
+        t.tick(HOST_WORK + (2_081_000_000 - 2_000_023_000 - 12_000 if i == 30 and checkpoint else
+                            2_081_000_000 if i == 30 else 0))
+    trainer(r, range(29, 32), odd, aim=30)
+
+
+def host_calls_quiet(r):
+    """host_calls whose step 30 makes the same OS calls as the others: the
+    time went to computing (a report traced with -t osrt that holds no answer)."""
+    host_calls(r, checkpoint=False)
+
+
 FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four": four,
             "merged": merged, "noranges": noranges, "eval": eval_loop, "stepsoff": stepsoff,
             "repeat1": repeat1, "repeat2": repeat2, "eval_step": eval_step,
@@ -443,7 +497,8 @@ FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four"
             "aimed_missed": aimed_missed, "checkpoint": checkpoint, "coinciding": coinciding,
             "host_step": host_step, "host_steady": host_steady, "host_gap": host_gap,
             "host_noise": host_noise, "graph_whole": graph_whole, "graph_nokernels": graph_nokernels,
-            "graph_eval": graph_eval}
+            "graph_eval": graph_eval, "kernel_time": kernel_time, "host_calls": host_calls,
+            "host_calls_quiet": host_calls_quiet}
 
 
 def placed(name):
