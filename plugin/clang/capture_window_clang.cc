@@ -71,7 +71,7 @@
  *
  *     constexpr const char *__cw_fn_0 = __PRETTY_FUNCTION__;
  *     struct cw_loop_v2 *__cw_loop_0 __attribute__((...)) =
- *         __builtin_is_constant_evaluated() ? 0
+ *         __builtin_is_constant_evaluated() ? nullptr
  *         : []() -> struct cw_loop_v2 * {
  *             static struct cw_site_v2 __cw_site_0 = { ..., __cw_fn_0, ... };
  *             return cw_loop_enter_v2(&__cw_site_0); }();

@@ -88,10 +88,16 @@ void writeCleanup(TokenWriter &W, llvm::StringRef Function, bool Unused) {
   W.punct(tok::r_paren).punct(tok::r_paren);
 }
 
+/* A null pointer: nullptr from C++11 on (-Wzero-as-null-pointer-constant),
+   else 0. */
+TokenWriter &writeNull(TokenWriter &W, const LangOptions &Lang) {
+  return Lang.CPlusPlus11 ? W.word("nullptr") : W.number(0);
+}
+
 /* `static struct cw_site_v2 SITE = { 2, LINE, "FILE", NAME, "LABEL", START,
-   COUNT, { 0, 0, 0, 0 } };` */
-void writeSite(TokenWriter &W, const SiteValues &Site, llvm::StringRef SiteVar,
-               llvm::StringRef Name) {
+   COUNT, { 0, 0, 0, 0 } };`, the zeros nullptr in C++11 and later */
+void writeSite(TokenWriter &W, const LangOptions &Lang, const SiteValues &Site,
+               llvm::StringRef SiteVar, llvm::StringRef Name) {
   W.word("static").word("struct").word("cw_site_v2").word(SiteVar);
   W.punct(tok::equal).punct(tok::l_brace);
   W.number(CW_ABI_VERSION).punct(tok::comma).number(Site.Line);
@@ -100,7 +106,7 @@ void writeSite(TokenWriter &W, const SiteValues &Site, llvm::StringRef SiteVar,
   W.number(Site.Window.start).punct(tok::comma).number(Site.Window.count);
   W.punct(tok::comma).punct(tok::l_brace);
   for (int I = 0; I < 4; I++)
-    W.number(0).punct(I < 3 ? tok::comma : tok::r_brace);
+    writeNull(W, Lang).punct(I < 3 ? tok::comma : tok::r_brace);
   W.punct(tok::r_brace).punct(tok::semi);
 }
 
@@ -112,7 +118,7 @@ void writeSite(TokenWriter &W, const SiteValues &Site, llvm::StringRef SiteVar,
 
      constexpr const char *__cw_fn_N = __PRETTY_FUNCTION__;
      struct cw_loop_v2 *__cw_loop_N __attribute__((__cleanup__(
-         __cw_clang_loop_exit))) = __builtin_is_constant_evaluated() ? 0
+         __cw_clang_loop_exit))) = __builtin_is_constant_evaluated() ? nullptr
        : []() -> struct cw_loop_v2 * { SITE; return cw_loop_enter_v2(&SITE); }();
 
    C and C++ before 14, where no loop is constant-evaluated:
@@ -134,7 +140,7 @@ void writeLoopEnter(TokenWriter &W, const LangOptions &Lang,
     W.word(FnVar).punct(tok::equal).word("__PRETTY_FUNCTION__");
     W.punct(tok::semi);
   } else {
-    writeSite(W, Site, SiteVar,
+    writeSite(W, Lang, Site, SiteVar,
               Lang.CPlusPlus ? "__PRETTY_FUNCTION__" : "__FUNCTION__");
   }
   W.word("struct").word("cw_loop_v2").punct(tok::star).word(LoopVar);
@@ -142,11 +148,12 @@ void writeLoopEnter(TokenWriter &W, const LangOptions &Lang,
   W.punct(tok::equal);
   if (Lambda) {
     W.word("__builtin_is_constant_evaluated").punct(tok::l_paren);
-    W.punct(tok::r_paren).punct(tok::question).number(0).punct(tok::colon);
+    W.punct(tok::r_paren).punct(tok::question);
+    writeNull(W, Lang).punct(tok::colon);
     W.punct(tok::l_square).punct(tok::r_square).punct(tok::l_paren);
     W.punct(tok::r_paren).punct(tok::arrow).word("struct").word("cw_loop_v2");
     W.punct(tok::star).punct(tok::l_brace);
-    writeSite(W, Site, SiteVar, FnVar);
+    writeSite(W, Lang, Site, SiteVar, FnVar);
     W.word("return");
   }
   W.word("cw_loop_enter_v2").punct(tok::l_paren);
