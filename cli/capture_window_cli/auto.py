@@ -11,12 +11,12 @@ import re
 import sys
 import tempfile
 
-from . import plan
+from . import plan, runtime
 from .common import ME, Usage, option_value, program_name
 from .nsys import nsys_ended, run_nsys
 from .report import Trace, check_report, host_phrases, odd_steps, sqlite_of
-from . import runtime
 from .steptimes import read_times, step_files
+from .suggest import suggestions
 
 USAGE = ("capture-window profile --auto [-o NAME] [--label L] [--steps N] [--count C]\n"
          "                       [--from FILE] [NSYS-OPTION...] -- PROGRAM [ARG...]")
@@ -127,7 +127,7 @@ def profile_auto(args):
               f"'{loop['label']}' ({loop['place']}); `plan` suggests windows for the others",
               file=sys.stderr)
     a = plan.analyse(loop["index"], loop["ns"], opts["count"])
-    suggest = plan.suggestions(a, None, program)
+    suggest = suggestions(a, None, program)
     for line in plan.shape_lines(a) if a["_shape"]["levels"] or a["_shape"]["drift"] else ():
         # no steady state: plan's words, and its windows instead of a steady one
         print(f"{ME}: profile --auto: loop '{loop['label']}' ({loop['place']}): {line.strip()}",

@@ -30,8 +30,6 @@ The rule (docs/where-to-cut.md, "The rule"; runtime/stats.c holds the same):
 import bisect
 import glob
 import json
-import math
-import operator
 import os
 import shlex
 import signal
@@ -42,95 +40,19 @@ from array import array
 from collections import Counter
 from itertools import chain, compress, islice
 
-from .common import ME, Usage, duration, nsys_defaults, option_value, plural, program_name
+from .common import ME, Usage, duration, option_value, plural
+from .periods import periodic_events
 from .plot import plot
-from .steady import (LONG_COUNT, SHAPE_MIN, STEADY_SPREAD, durations, run_of, shortest_holding,
-                     steadiness)
+from .rule import SLOW_MADS, SLOW_MIN_NS, median, slow_margin, sorted_median_mad, warmup_end
+from .steady import LONG_COUNT, SHAPE_MIN, STEADY_SPREAD, durations, steadiness
 from .steptimes import read_times, step_files
+from .suggest import suggestions
 
-SLOW_RATIO, SLOW_MADS, SLOW_MIN_NS = 0.5, 4.0, 1000.0
-WARMUP_RUN = 5
 SMALL_RATIO = 0.1    # a regular slowdown of 1.1x and more may be an event (logging)
-PERIODIC_MIN = 4     # a slow event: three equal gaps, as spike wants
-PERIODIC_MIN_FAR = 3  # an event FAR times the slow margin above the median: three
-FAR = 40
-PERIODIC_MIN_SMALL = 8  # below the slow margin: many times
-SHARE = 0.8          # of an event's places that hold it
-PERIOD_MIN = 3       # every other step slow: the median is no steady step
-ALIKE = 3            # the steps of one event take within 3x of each other
-ALIKE_FEW = 1.5      # ... and within 1.5x when it is seen fewer than 4 times
-NEIGHBOURS = 16      # periods tried: gaps to the next 16 slow steps (noise lies between)
-GAPS_TRIED, PHASES_TRIED, GAPS_FROM = 8, 3, 4096
-ALPHA = 0.01         # a period's hits: at most this chance by noise among all pairs tried
-REPEAT = 3           # windows of a periodic suggestion
 SHOWN_OUTLIERS = 10
 
 
-# ---- the rule ---------------------------------------------------------------
-
-def median(values):
-    n = len(values)
-    if not n:
-        return 0.0
-    ordered = sorted(values)
-    return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
-
-
-def median_mad(values):
-    """The median of values and their median absolute deviation."""
-    return sorted_median_mad([sorted(values)])
-
-
-def sorted_median_mad(runs, taken=()):
-    """The median and MAD of the values of sorted runs (ints) less the
-    sorted values `taken` out of them, without merging them: a value's
-    rank is a few bisections, so the k-th value (and the k-th deviation
-    from the median) is a binary search over the values (a deviation is a
-    whole number or a half). The steady steps are the two sorted halves of
-    the run less the slow and the events' steps: one sort of each half."""
-    n = sum(map(len, runs)) - len(taken)
-    if n <= 0:
-        return 0.0, 0.0
-    lo = min(r[0] for r in runs if r)
-    hi = max(r[-1] for r in runs if r)
-
-    def at_most(v):  # how many values are <= v
-        return sum(bisect.bisect_right(r, v) for r in runs) - bisect.bisect_right(taken, v)
-
-    def kth(k):
-        a, b = lo, hi
-        while a < b:
-            v = (a + b) // 2
-            a, b = (v + 1, b) if at_most(v) < k + 1 else (a, v)
-        return a
-
-    m = (kth((n - 1) // 2) + kth(n // 2)) / 2
-
-    def kth_deviation(k):  # the smallest 2t with k+1 values within t of m
-        a, b = 0, int(2 * (hi - lo)) + 2
-        while a < b:
-            t2 = (a + b) // 2
-            within = at_most(math.floor(m + t2 / 2)) - at_most(math.ceil(m - t2 / 2) - 1)
-            a, b = (t2 + 1, b) if within < k + 1 else (a, t2)
-        return a / 2
-
-    return m, (kth_deviation((n - 1) // 2) + kth_deviation(n // 2)) / 2
-
-
-def slow_margin(m0, d0):
-    return max(SLOW_RATIO * m0, SLOW_MADS * d0, SLOW_MIN_NS)
-
-
-def warmup_end(slow, n):
-    """The position from which WARMUP_RUN steps in a row are not slow;
-    else the first step that is not slow; else 0. slow: sorted positions."""
-    before = -1
-    for p in slow + [n]:
-        if p - before - 1 >= WARMUP_RUN:
-            return before + 1
-        before = p
-    return next((k for k, p in enumerate(slow) if p != k), len(slow) if len(slow) < n else 0)
-
+# ---- the analysis -----------------------------------------------------------
 
 def analyse(index, ns, count=3):
     """One loop in one thread (index and ns: arrays) -> the analysis
@@ -150,7 +72,8 @@ def analyse(index, ns, count=3):
     w = index[wp]
     cand = {index[p]: ns[p] for p in islice(above_small, bisect.bisect_left(above_small, wp), None)}
     consecutive = index[-1] - index[0] == n - 1
-    events = periodic_events(cand, w, index[-1], None if consecutive else set(index), m0, d0)
+    events = periodic_events(cand, w, index[-1], None if consecutive else set(index), m0,
+                             slow_margin(m0, d0))
     late_slow = [index[p] for p in slow if p >= wp]
     # The steps out of the steady ones -> how many events each holds (a
     # slow one that holds none: 0).
@@ -210,272 +133,6 @@ def steady_start(index, wp, out, count, consecutive):
         if run == count:
             return index[p - count + 1]
     return None
-
-
-# ---- events that recur ------------------------------------------------------
-
-def periodic_events(cand, start, last, recorded, m0, d0):
-    """The events that recur among cand ({iteration: ns} of the steps after
-    the warm-up above the small-slowdown level). Levels are taken from the
-    slowest down, each a band of a factor ALIKE; an event's occurrences are
-    the places of its grid (every EVERY from PHASE) that are at least as
-    slow as its band, so a step holding a slower event counts for it too,
-    and the run's last step counts when it is that slow."""
-    negated = sorted(map(operator.neg, cand.values()))  # rising: a band's end is a bisection
-    events, left, above, k, high = [], [], set(), 0, math.inf
-    steps = last - start + 1 if recorded is None else sum(1 for i in recorded if i >= start)
-    while k < len(negated):
-        low = -negated[k] / ALIKE
-        band = [i for i, t in cand.items() if low <= t < high]  # cand is in step order
-        above.update(band)
-        left = find_events(sorted(left + band), above, cand, events,
-                           (start, last, recorded, m0, d0, negated, steps))
-        k, high = bisect.bisect_right(negated, -low), low
-    return events
-
-
-def find_events(members, above, cand, events, run):
-    """Takes the events of one band out of members (its steps and those
-    left from slower bands), best first (the most of its own steps); ->
-    the steps no event took. A grid may hold steps of the events of
-    slower bands (a step holding a slower event too), not those of its own
-    band: there a busy machine's time slices would lend their steps to an
-    evaluation's grid and the other way round."""
-    found = {i for e in events for i in e["occurrences"]}
-    explained = set(found)   # and this band's events: no noise for the next one's test
-    while len(members) >= 2:
-        own, best = set(members), None
-        for on_grid, every, phase in candidate_grids(members, events):
-            if best and (on_grid < len(best["own"]) or on_grid == len(best["own"]) and every > best["every"]):
-                break  # its own steps are at most on_grid: none after it does better
-            g = grid((every, phase), own, found, above, cand, run, explained)
-            if g and (not best or (len(g["own"]), -every) > (len(best["own"]), -best["every"])):
-                best = g
-        if not best:
-            break
-        events.append(best)
-        taken = set(best["occurrences"])
-        explained |= taken
-        members = [i for i in members if i not in taken]
-    return members
-
-
-def candidate_grids(members, events):
-    """(at most the steps of members on it, every, phase) worth a look, the
-    most first: the commonest gaps between a step and its next NEIGHBOURS
-    (noise lies between), each at its commonest phases, both counted over
-    the first GAPS_FROM steps, as an event recurs all along (the steps
-    after them may all be on a grid: they count in its bound); none that is
-    part of an event already found."""
-    gaps = Counter()
-    first = members[:GAPS_FROM]
-    rest = len(members) - len(first)
-    for k in range(1, NEIGHBOURS + 1):
-        gaps.update(map(operator.sub, first[k:], first))
-    out = []
-    # A small band: every gap (an evaluation's gap may be rarer than the
-    # noise's between); a large one: its commonest.
-    for every, _ in gaps.most_common(GAPS_TRIED if len(members) > GAPS_FROM else None):
-        if every < PERIOD_MIN:
-            continue
-        for phase, c in Counter(map(every.__rmod__, first)).most_common(PHASES_TRIED):
-            if c + rest >= 2 and not any(every % e["every"] == 0 and phase % e["every"] == e["phase"]
-                                         for e in events):
-                out.append((c + rest, every, phase))
-    return sorted(out, key=lambda t: (-t[0], t[1]))
-
-
-def grid(every_phase, members, found, above, cand, run, explained=frozenset()):
-    """The event every EVERY from PHASE, or None: at least SHARE of its
-    places (the last step only when it is slow) hold it (a step of the
-    band, or one that holds an event found before: at least as slow),
-    enough of them for its level, at least half of them the band's own
-    steps, and those alike; the last step off the grid is one more
-    occurrence when it is at least as slow as the band."""
-    every, phase = every_phase
-    start, last, recorded, m0, d0, negated, steps = run
-    first = start + (phase - start) % every
-    places = range(first, last + 1, every)
-    if recorded is not None:  # steps missing: the grid's places that were recorded
-        places = ([i for i in places if i in recorded] if len(places) <= len(recorded) else
-                  sorted(i for i in recorded if i >= first and (i - first) % every == 0))
-    hits = [i for i in places if i in members or i in found]
-    n_places = len(places) - (1 if places and places[-1] == last and last not in above else 0)
-    own = [i for i in hits if i in members]
-    if len(hits) < PERIODIC_MIN_FAR or len(hits) < SHARE * n_places or 2 * len(own) < len(hits):
-        return None
-    if len(hits) > len(own) and len(members) - len(own) > len(own):
-        return None  # it borrows, among more steps like its own off the grid: noise
-    times = sorted(cand[i] for i in own)
-    level = times[len(times) // 2] - m0
-    margin = slow_margin(m0, d0)
-    need = (PERIODIC_MIN_FAR if level > FAR * margin else
-            PERIODIC_MIN if level > margin else PERIODIC_MIN_SMALL)
-    few = len(hits) < PERIODIC_MIN
-    # alike: all of them but the slowest few, as many as SHARE lets miss
-    # (noise that slows an evaluation's step further does not break it)
-    trim = int((1 - SHARE) * len(times) + 1e-9)
-    if len(hits) < need or times[-1 - trim] > (ALIKE_FEW if few else ALIKE ** 2) * times[0]:
-        return None
-    if significance(times[0], places, hits, explained, cand, (last, negated, steps),
-                    n_places) > ALPHA:
-        return None  # as many hits come by chance among the pairs tried: noise
-    extra = [last] if last in above and last not in hits else []
-    return {"every": every, "phase": phase, "first": hits[0], "hits": hits,
-            "occurrences": hits + extra, "own": own}
-
-
-def significance(lowest, places, hits, explained, cand, run, n_places):
-    """The chance that noise alone puts as many hits on some grid: the
-    binomial tail P(X >= hits) over the grid's places, each as slow as the
-    grid's least slow own step (LOWEST) by chance with p, the rate of such
-    steps off the grid among the steps that are not an event's found
-    before ((x + 1) / (n + 2): no such step is not p = 0), times the
-    (period, phase) pairs tried (every period from PERIOD_MIN that fits
-    three places in the run, at each of its phases: Bonferroni)."""
-    last, negated, steps = run
-    on_grid = set(places)
-    at_least = bisect.bisect_right(negated, -lowest)   # the steps at least as slow as LOWEST
-    at_least -= sum(1 for i in places if cand.get(i, 0) >= lowest)
-    off_found = [i for i in explained if i not in on_grid]
-    at_least -= sum(1 for i in off_found if cand[i] >= lowest)
-    off = steps - len(places) - len(off_found)
-    if last not in on_grid and last not in explained and cand.get(last, 0) >= lowest:
-        at_least, off = at_least - 1, off - 1   # the last step: no place, no noise
-    elif last not in on_grid and last not in explained:
-        off -= 1
-    p = (max(at_least, 0) + 1) / (max(off, 0) + 2)
-    periods = max((steps - 1) // (PERIODIC_MIN_FAR - 1), PERIOD_MIN)
-    pairs = periods * (periods + 1) // 2 - PERIOD_MIN * (PERIOD_MIN - 1) // 2
-    return pairs * binomial_tail(len(hits), n_places, p)
-
-
-def binomial_tail(k, n, p):
-    """P(X >= k) for X ~ Binomial(n, p), summed from k while it counts."""
-    if k <= 0:
-        return 1.0
-    if k > n or p <= 0:
-        return 0.0 if p <= 0 or k > n else 1.0
-    if k <= n * p:
-        return 1.0   # no more hits than chance gives: no evidence (and a bound of the tail)
-    log_p, log_q = math.log(p), math.log1p(-p)
-    total, j = 0.0, k
-    term = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-                    + k * log_p + (n - k) * log_q)
-    while j <= n and term > 1e-300:
-        total += term
-        if term < total * 1e-16:
-            break
-        term *= (n - j) / (j + 1) * p / (1 - p)
-        j += 1
-    return min(total, 1.0)
-
-
-# ---- suggestions ------------------------------------------------------------
-
-def nsys_line(env, range_end, loops_env, program):
-    """The suggestion's command line: its variables, then nsys."""
-    command = ["nsys", "profile", *nsys_defaults([], range_end, suggested=True),
-               "-o", report_name(program)]
-    return " ".join([env] + ([loops_env] if loops_env else []) + [
-        shlex.join(command + (program or ["PROGRAM"]))])
-
-
-def report_name(program):
-    return program_name(program) if program else "report"
-
-
-def periodic_windows(e, coinciding):
-    """The slow steps one event's windows centre on: TIMES (at most REPEAT)
-    consecutive occurrences on its grid that hold no other event, when
-    there are such (a window on a step that also checkpoints would not show
-    the evaluation alone), else its first TIMES; step 0 has no step before
-    it. They are evenly spaced, so the suggestion is one START:3/EVERYxTIMES,
-    the form the runtime marks as aimed at the event (docs/nsys.md)."""
-    hits = [i for i in e["hits"] if i >= 1]
-    times = min(REPEAT, len(hits))
-    for k in range(len(hits) - times + 1):
-        run = hits[k:k + times]
-        if all(b - a == e["every"] for a, b in zip(run, run[1:])) and not coinciding & set(run):
-            return run
-    return hits[:times]
-
-
-def window(why, start, count, loops_env, program):
-    env = f"CAPTURE_WINDOW={start}:{count}"
-    return {"why": why, "env": env, "nsys": nsys_line(env, "stop", loops_env, program)}
-
-
-def shape_windows(a, loops_env, program):
-    """No steady state: a window per level (COUNT of its steps in a row,
-    else its longest run) and the shortest one that holds every level; or
-    the drift's first and last COUNT steps, none slow, to compare."""
-    count, shape, out, index, ns = a["_count"], a["_shape"], a["_out"], a["_index"], a["_ns"]
-    w = a["_warmup_position"]
-    steps = range(w, len(index))
-    if shape["levels"]:
-        in_level = shape["_in_level"]
-
-        def level(p):
-            return None if out.get(index[p]) else in_level(ns[p])
-        found = []
-        for k, lv in enumerate(shape["levels"]):
-            start, length = run_of(index, steps, lambda p: level(p) == k, count)
-            if start is not None:
-                few = "" if length == count else f" (no {count} in a row)"
-                found.append(window(f"level {duration(lv['median_ns'])}: {plural(length, 'step')} "
-                                    f"in a row at it{few}", start, length, loops_env, program))
-        start, length = shortest_holding(index, steps, level, len(shape["levels"]))
-        if start is not None:
-            kinds = len(shape["levels"])
-            found.append(window("every level in one window: the shortest run after the warm-up that "
-                                f"holds {'both' if kinds == 2 else f'all {kinds}'}", start, length,
-                                loops_env, program))
-        return found
-    drift = shape["drift"]
-
-    def calm(p):
-        return index[p] not in out
-    first = run_of(index, steps, calm, count)
-    last = run_of(index, range(len(index) - 2, w - 1, -1), calm, count)  # none on the last step
-    found = []
-    for (start, length), end in ((first, "start"), (last, "end")):
-        if length == count and (end == "start" or start != first[0]):
-            took = median([ns[p] for p in range(start - index[0], start - index[0] + length)]
-                          if a["_consecutive"] else [drift["from_ns" if end == "start" else "to_ns"]])
-            found.append(window(f"the drift's {end} ({duration(took)} steps): {plural(count, 'step')}, "
-                                "none slow, to compare", start, count, loops_env, program))
-    return found
-
-
-def suggestions(a, loops_env, program):
-    out = []
-    count = a["_count"]
-    shape = a["_shape"]
-    if shape["levels"] or shape["drift"]:
-        out += shape_windows(a, loops_env, program)
-    elif a["steady"]["steady"] is False and a["_long_start"] is not None and LONG_COUNT > count:
-        out.append(window(f"a longer window: {LONG_COUNT} steps after the warm-up, none slow (the "
-                          f"steps vary by {a['steady']['spread_pct']:.1f}%: {count} may not be typical)",
-                          a["_long_start"], LONG_COUNT, loops_env, program))
-    elif a["_steady_start"] is not None:
-        out.append(window(f"steady state: {plural(count, 'step')} after the warm-up, none slow",
-                          a["_steady_start"], count, loops_env, program))
-    coinciding = set(a["coinciding"])
-    for e in a["periodic"]:
-        every, first = e["every"], e["first"]
-        centres = periodic_windows(e, coinciding)
-        times = len(centres)
-        if not times:
-            continue
-        env = f"CAPTURE_WINDOW={centres[0] - 1}:3/{every}x{times}"
-        alone = "" if not coinciding & set(e["hits"]) else (
-            ", at steps that hold no other event" if not coinciding & set(centres) else
-            ", some holding another event too")
-        out.append({"why": f"every {every} steps from {first} ({e['ratio']:.1f}x slower): "
-                           f"the slow step and one on either side, {times} times{alone}",
-                    "env": env, "nsys": nsys_line(env, f"repeat:{times}", loops_env, program)})
-    return out
 
 
 # ---- output -----------------------------------------------------------------

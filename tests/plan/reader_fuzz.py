@@ -24,7 +24,7 @@ import tempfile
 
 sys.path.insert(0, sys.argv[1])
 sys.dont_write_bytecode = True
-from capture_window_cli import plan, steptimes  # noqa: E402
+from capture_window_cli import plan, steptimes, suggest  # noqa: E402
 from capture_window_cli.common import Usage  # noqa: E402
 
 INTERESTING = b"0123456789 \n-.eT:#\t\rx\x00\xff" + b"loop "
@@ -159,7 +159,7 @@ def main():
                 ok = bulk == by_lines
                 for loop in steptimes.read_times([path]):
                     a = plan.analyse(loop["index"], loop["ns"])
-                    a["suggest"] = plan.suggestions(a, None, [])
+                    a["suggest"] = suggest.suggestions(a, None, [])
                     plan.text_report(loop, a, "")
         except Exception as e:  # noqa: BLE001 - any other exception is the finding
             ok, bulk, by_lines = False, f"{type(e).__name__}: {e}", ""

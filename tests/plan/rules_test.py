@@ -13,7 +13,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
-from capture_window_cli import plan, steady  # noqa: E402
+from capture_window_cli import periods, rule, steady  # noqa: E402
 
 lib = ctypes.CDLL(sys.argv[2])
 lib.cw_rule_value_v1.restype = ctypes.c_double
@@ -32,9 +32,9 @@ def expect(name, got, want):
         print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
 
 
-for name, value in (("slow_ratio", plan.SLOW_RATIO), ("slow_mads", plan.SLOW_MADS),
-                    ("slow_min_ns", plan.SLOW_MIN_NS), ("alpha", plan.ALPHA),
-                    ("period_min", plan.PERIOD_MIN), ("steady_spread", steady.STEADY_SPREAD),
+for name, value in (("slow_ratio", rule.SLOW_RATIO), ("slow_mads", rule.SLOW_MADS),
+                    ("slow_min_ns", rule.SLOW_MIN_NS), ("alpha", periods.ALPHA),
+                    ("period_min", periods.PERIOD_MIN), ("steady_spread", steady.STEADY_SPREAD),
                     ("drift_change", steady.DRIFT_CHANGE),
                     ("drift_explained", steady.DRIFT_EXPLAINED), ("level_gap", steady.LEVEL_GAP),
                     ("level_share", steady.LEVEL_SHARE), ("level_cover", steady.LEVEL_COVER),
@@ -44,9 +44,9 @@ expect("cw_rule_value_v1('no_such') is NaN", math.isnan(lib.cw_rule_value_v1(b"n
 
 
 def plans_chance(hits, places, p, steps):
-    periods = max((steps - 1) // (plan.PERIODIC_MIN_FAR - 1), plan.PERIOD_MIN)
-    pairs = periods * (periods + 1) // 2 - plan.PERIOD_MIN * (plan.PERIOD_MIN - 1) // 2
-    return pairs * plan.binomial_tail(hits, places, p)
+    tried = max((steps - 1) // (periods.PERIODIC_MIN_FAR - 1), periods.PERIOD_MIN)
+    pairs = tried * (tried + 1) // 2 - periods.PERIOD_MIN * (periods.PERIOD_MIN - 1) // 2
+    return pairs * periods.binomial_tail(hits, places, p)
 
 
 for hits, places, p, steps in ((4, 4, 1 / 33, 35), (4, 5, 0.03, 128), (29, 30, 0.06, 300),
