@@ -21,6 +21,22 @@
  *
  *   ... const __cw_rw_loop_v2 __cw_loop_0(cw_loop_enter_v2(&__cw_site_0));
  *   for (...) { const __cw_rw_iter_v2 __cw_iter_0(__cw_loop_0.loop); ... } }
+ *
+ * A loop of a function constant evaluation may run (rw_constexpr.c) holds
+ * no static and no object with a destructor: the site is a static of a
+ * lambda only run time calls, the guards are cleanup pointers whose
+ * constexpr helpers are idle in constant evaluation (the Clang plugin's
+ * C++14 form):
+ *
+ *   { constexpr const char *__cw_fn_0 = __CW_RW_FUNCTION;
+ *     struct cw_loop_v2 *__cw_loop_0
+ *       __attribute__((__cleanup__(__cw_rw_cx_loop_exit))) =
+ *       __CW_RW_CONSTANT_EVALUATED() ? 0 : []() -> struct cw_loop_v2 * {
+ *         static struct cw_site_v2 __cw_site_0 = { ..., __cw_fn_0, ... };
+ *         return cw_loop_enter_v2(&__cw_site_0); }();
+ *   for (...) { struct cw_loop_v2 *__cw_iter_0 __attribute__((__cleanup__(
+ *       __cw_rw_cx_iter_end), __unused__)) = __cw_rw_cx_iter_begin(
+ *       __cw_loop_0); ... } }
  */
 #include "rw.h"
 
