@@ -31,7 +31,7 @@
  *   { constexpr const char *__cw_fn_0 = __CW_RW_FUNCTION;
  *     struct cw_loop_v2 *__cw_loop_0
  *       __attribute__((__cleanup__(__cw_rw_cx_loop_exit))) =
- *       __CW_RW_CONSTANT_EVALUATED() ? 0 : []() -> struct cw_loop_v2 * {
+ *       __CW_RW_CONSTANT_EVALUATED() ? __CW_RW_NULL : []() -> struct cw_loop_v2 * {
  *         static struct cw_site_v2 __cw_site_0 = { ..., __cw_fn_0, ... };
  *         return cw_loop_enter_v2(&__cw_site_0); }();
  *   for (...) { struct cw_loop_v2 *__cw_iter_0 __attribute__((__cleanup__(
@@ -62,6 +62,12 @@ static const char helpers[] =
     "#define __CW_RW_HOST(...) __VA_ARGS__\n"
     "#endif\n"
     "#ifdef __cplusplus\n"
+    "/* No literal 0 as a null pointer (-Wzero-as-null-pointer-constant). */\n"
+    "#if __cplusplus >= 201103L || (defined(_MSVC_LANG) && _MSVC_LANG >= 201103L)\n"
+    "#define __CW_RW_NULL nullptr\n"
+    "#else\n"
+    "#define __CW_RW_NULL 0\n"
+    "#endif\n"
     "/* Guards: their destructors run on every way out of a scope. */\n"
     "struct __cw_rw_loop_v2 {\n"
     "  struct cw_loop_v2 *const loop;\n"
@@ -75,7 +81,7 @@ static const char helpers[] =
     "   loop stays NULL unless it went through the runtime. */\n"
     "struct __cw_rw_iter_v2 {\n"
     "  struct cw_loop_v2 *loop;\n"
-    "  explicit __cw_rw_iter_v2(struct cw_loop_v2 *l) : loop(0) {\n"
+    "  explicit __cw_rw_iter_v2(struct cw_loop_v2 *l) : loop(__CW_RW_NULL) {\n"
     "    if (l && l->next++ >= l->attention_at && cw_iter_begin_v2(l))\n"
     "      loop = l;\n"
     "  }\n"
@@ -99,8 +105,8 @@ static const char helpers[] =
     "__cw_rw_cx_iter_begin(struct cw_loop_v2 *__l)\n"
     "{ if (__CW_RW_CONSTANT_EVALUATED() || !__l ||\n"
     "      __builtin_expect(__l->next++ < __l->attention_at, 1))\n"
-    "    return 0;\n"
-    "  return cw_iter_begin_v2(__l) ? __l : 0; }\n"
+    "    return __CW_RW_NULL;\n"
+    "  return cw_iter_begin_v2(__l) ? __l : __CW_RW_NULL; }\n"
     "static inline __CW_RW_CONSTEXPR void\n"
     "__cw_rw_cx_iter_end(struct cw_loop_v2 **__l)\n"
     "{ if (!__CW_RW_CONSTANT_EVALUATED() && *__l) cw_iter_end_v2(*__l); }\n"
@@ -308,10 +314,10 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
   quote(file, sizeof file, u->path);
   quote(label, sizeof label, p->window.label);
   site = format("static struct cw_site_v2 __cw_site_%zu = { %d, %u, %s, "
-                "%s, %s, %lldLL, %lldLL, { 0, 0, 0, 0 } };",
+                "%s, %s, %lldLL, %lldLL, { %s } };",
                 id, CW_ABI_VERSION, p->name_line, file,
                 cx ? fn : "__CW_RW_FUNCTION", label, p->window.start,
-                p->window.count);
+                p->window.count, cxx ? "" : "0, 0, 0, 0");
   if (cx) {
     /* No static and no destructor in the function itself: the site is a
        static of a lambda that only run time calls, and it gets the
@@ -319,7 +325,7 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
     enter = format("constexpr const char *%s = __CW_RW_FUNCTION; "
                    "struct cw_loop_v2 *__cw_loop_%zu "
                    "__attribute__((__cleanup__(__cw_rw_cx_loop_exit))) = "
-                   "__CW_RW_CONSTANT_EVALUATED() ? 0 : []() -> struct "
+                   "__CW_RW_CONSTANT_EVALUATED() ? __CW_RW_NULL : []() -> struct "
                    "cw_loop_v2 * { %s return cw_loop_enter_v2(&__cw_site_%zu);"
                    " }();", fn, id, site, id);
     iter = format("struct cw_loop_v2 *__cw_iter_%zu "

@@ -96,8 +96,11 @@ static const char **clang_arguments(enum rw_language lang,
       i++;
       continue;
     }
+    /* Warnings made errors are the compiler's business: the copy keeps
+       them for it (clang's and GCC's pedantic warnings differ). */
     if (!strcmp(f, "-c") || !strcmp(f, "-MD") || !strcmp(f, "-MMD") ||
-        !strncmp(f, "-fplugin", 8))
+        !strncmp(f, "-fplugin", 8) || !strncmp(f, "-Werror", 7) ||
+        !strcmp(f, "-pedantic-errors"))
       continue;
     if (!strcmp(f, "-x"))
       has_x = 1;
