@@ -425,7 +425,9 @@ def host_phrases(slow, label, threads):
         steps = f"step{'s' * (len(others) > 1)} {and_list(others)}"
         tell = see
         if h.get("calls") is not None:   # the report has the OS calls: name the slow ones
-            tell = (phrase(h["calls"], "OS calls", h["others"]) or
+            # between the ranges, they are compared with the gaps before the other steps
+            against = [i for i in others if i > min(others)] if h["between"] else others
+            tell = (phrase(h["calls"], "OS calls", against) or
                     "no OS call differs; `--sample=cpu` samples the CPU")
         if h["between"]:
             apart = (f", {durations(h['others_gap_ns'])} apart otherwise" if h["others_gap_ns"] else "")

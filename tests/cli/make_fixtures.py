@@ -489,6 +489,24 @@ def host_calls_quiet(r):
     host_calls(r, checkpoint=False)
 
 
+def host_gap_calls(r):
+    """host_gap traced with -t osrt: the 2.1 s between step#29 and step#30
+    are a read of 2.0 s (the next batch); every gap holds a 5 us poll."""
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        main.mark("step:aimed-every-30")
+        for i in range(29, 32):
+            if i > 29:
+                main.os_call("poll", 5000)
+            if i == 30:
+                main.os_call("read", 2_000_000_000)
+                main.tick(100_000_000)
+            with main.range(f"step#{i}"):
+                for kernel, times in STEADY:
+                    main.launch(kernel, times)
+                main.tick(HOST_WORK)
+
+
 FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four": four,
             "merged": merged, "noranges": noranges, "eval": eval_loop, "stepsoff": stepsoff,
             "repeat1": repeat1, "repeat2": repeat2, "eval_step": eval_step,
@@ -498,7 +516,7 @@ FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four"
             "host_step": host_step, "host_steady": host_steady, "host_gap": host_gap,
             "host_noise": host_noise, "graph_whole": graph_whole, "graph_nokernels": graph_nokernels,
             "graph_eval": graph_eval, "kernel_time": kernel_time, "host_calls": host_calls,
-            "host_calls_quiet": host_calls_quiet}
+            "host_calls_quiet": host_calls_quiet, "host_gap_calls": host_gap_calls}
 
 
 def placed(name):

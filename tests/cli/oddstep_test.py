@@ -56,6 +56,12 @@ def host_cases():
     case("host step with -t osrt, no call differs: says so, and how to see the rest", 0,
          [f"quiet.nsys-rep: {HOST}no OS call differs; `--sample=cpu` samples the CPU; "
           "1,491 kernels, 90.0 kB"], ["check", "quiet.nsys-rep"])
+    report("host_gap_calls", "gap.nsys-rep", 90_000)
+    case("host work between the ranges: the calls in the gap, against the other gap's", 0,
+         ["gap.nsys-rep: ok: 3 steps (step#29-31), aimed at every 30 steps: step#30 began 2.10 s after "
+          "step#29 ended (steps 29-31 took 19.0 ms, 7.00 us apart otherwise), with the same 497 kernels: "
+          "host work between the steps (the loop's own code: fetching the next batch?); OS calls that "
+          "differ, by time: read 2.00 s (not in step 31); 1,491 kernels, 90.0 kB"], ["check", "gap.nsys-rep"])
     status, got = checked("quiet.nsys-rep")
     case_value("host step --json: calls [] with the table, None without",
                (got["host_work"][0]["calls"], checked("same.nsys-rep")[1]["host_work"][0]["calls"]),
