@@ -104,6 +104,22 @@ def odd_step(r):
     return "-"
 
 
+def trigger(loops, loop, nsys_opts):
+    """nsys's options with the capture trigger: a loop that ran in one thread
+    gets -c nvtx -p LABEL, so that only its window ranges start a capture
+    and a program that calls cudaProfilerStart itself (llm.c) shifts no
+    report; a loop in several threads keeps -c cudaProfilerApi (an NVTX
+    range is one thread's), as does a -c of the user's."""
+    given = any(w in ("-c", "--capture-range") or w.startswith("--capture-range=")
+                for w in nsys_opts)
+    threads = sum(1 for l in loops if l["place"] == loop["place"])
+    if given or threads != 1:
+        return nsys_opts
+    print(f"{ME}: profile --auto: loop '{loop['label']}' ran in one thread: -c nvtx -p "
+          f"{loop['label']}, so that only its windows start a capture", file=sys.stderr)
+    return ["-c", "nvtx", "-p", loop["label"], *nsys_opts]
+
+
 def table(rows):
     """Columns padded to their widest cell; the last one as it is."""
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]) - 1)]
@@ -140,20 +156,25 @@ def profile_auto(args):
     variables["CAPTURE_WINDOW"] = ",".join(s["env"].split("=", 1)[1] for s in suggest)
     range_end = f"repeat:{len(windows)}" if len(windows) > 1 else "stop"
     name = opts["name"] or program_name(program)
-    nsys_status, reports = run_nsys(name, nsys_opts, program, range_end, variables)
+    nsys_status, reports = run_nsys(name, trigger(loops, loop, nsys_opts), program, range_end,
+                                    variables)
     if nsys_status is None:
         return 1
+    # Each report is judged against the window its steps began at (a
+    # capture of the program's own would shift the k-th pairing).
+    results = [check_report(r, opts["label"], [(s, c) for s, c, _ in windows]) for r in reports]
     rows, failed = [("window", "aimed at", "verdict", "report", "the odd step")], []
-    for k, (start, count, aim) in enumerate(windows):
-        if k >= len(reports):
+    for start, count, aim in windows:
+        mine = [r for r in results if r["window"] == (start, count)]
+        if not mine:
             rows.append((f"{start}:{count}", aim, "no report", "-", "-"))
-            failed.append(f"{start}:{count}: no report (nsys wrote {len(reports)} of {len(windows)})")
-            continue
-        r = check_report(reports[k], opts["label"], (start, count))
-        rows.append((f"{start}:{count}", aim, "ok" if r["ok"] else r["problem"], r["report"],
-                     odd_step(r) if r["ok"] else "-"))
-        if not r["ok"]:
-            failed.append(f"{r['report']}: {r['verdict']}")
+            failed.append(f"{start}:{count}: no report (nsys wrote {len(reports)} for "
+                          f"{len(windows)} windows)")
+        for r in mine:
+            rows.append((f"{start}:{count}", aim, "ok" if r["ok"] else r["problem"], r["report"],
+                         odd_step(r) if r["ok"] else "-"))
+            if not r["ok"]:
+                failed.append(f"{r['report']}: {r['verdict']}")
     print("\n".join(table(rows)))
     for line in failed:
         print(line)

@@ -29,6 +29,12 @@ def window_plan():
     return ("repeat:%d" % len(expects) if len(expects) > 1 else "stop"), expects
 
 
+def unreported(windows, results):
+    """The planned windows (START, COUNT) no report was judged against."""
+    held = {tuple(r["window"]) for r in results if r["window"]}
+    return [w for w in windows if w[0] is not None and tuple(w) not in held]
+
+
 def parse_profile(args):
     """profile's words -> (name, label, expect, nsys options, program words)."""
     name, label, expect, nsys_opts = None, "step", None, []
@@ -97,11 +103,16 @@ def cmd_profile(args):
               "START, and did CAPTURE_WINDOW_LOOPS leave it active?")
         status = 1
     else:
-        for k, report in enumerate(reports):
-            expect = wanted or (windows[k] if k < len(windows) else None)
-            r = check_report(report, label, expect)
-            print(f"{report}: {r['verdict']}")
+        # Each report is judged against the window its steps began at, not
+        # the k-th: a capture of the program's own would shift the rest.
+        results = [check_report(report, label, wanted or windows or None) for report in reports]
+        for r in results:
+            print(f"{r['report']}: {r['verdict']}")
             status = status if r["ok"] else 1
+        for start, count in unreported(windows, results):
+            print(f"{ME}: window {start}:{count}: no report (nsys wrote {len(reports)} "
+                  f"for {len(windows)} windows)")
+            status = 1
         if reason:
             print(f"{ME}: reports although {reason}")
             status = 1

@@ -12,6 +12,7 @@ from .common import (ME, Usage, usage, cannot_run, plural, human, commas, spans,
                      option_value, nsys_command, duration, problem)
 from .differ import calls_in, differing, phrase, totals
 from .ncu import check_ncu_report
+from .recorded import nearest_window, recorded_variables, recorded_window
 from .straggler import nccl_waits
 
 MAX_BYTES = 1_000_000_000   # a window report larger than this never closed
@@ -119,6 +120,14 @@ class Trace:
         self.windows = sum(1 for r in ours if r[3] == label)   # one per thread's window
         self.steps = [Step(gtid, int(step.fullmatch(text).group(1)), start, end)
                       for start, end, gtid, text, _ in ours if text != label]
+        opened = {}   # each thread's first window range
+        for start, _, gtid, text, _ in ours:
+            if text == label:
+                opened[gtid] = min(start, opened.get(gtid, start))
+        # The steps before their thread's window opened: with one thread's
+        # window, a capture that began before the runtime started it.
+        self.before_window = sorted({s.index for s in self.steps if s.gtid in opened
+                                     and s.start < opened[s.gtid]}) if self.windows == 1 else []
         self.pids = {s.gtid // TID_MODULUS % TID_MODULUS for s in self.steps}
         self.aimed = sorted({int(m.group(1)) for _, _, _, text, _ in marks
                              for m in [aim.fullmatch(text or "")] if m})
@@ -295,7 +304,7 @@ def check_report(report, label, expect):
     result = {"report": report, "ok": False, "problem": None, "verdict": None, "bytes": None,
               "label": label, "kernels": None, "threads": None, "steps": None,
               "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
-              "host_work": None, "odd_kernels": None}
+              "host_work": None, "odd_kernels": None, "window": None, "recorded": None}
 
     def verdict(name, text):
         result.update(ok=name is None, problem=name, verdict=text)
@@ -337,6 +346,17 @@ def check_report(report, label, expect):
     if not indexes:
         return verdict(*problem("no_ranges", label=label, tail=tail))
     extra = ""
+    if isinstance(expect, list):   # the planned windows: the one this report's steps began at
+        expect = nearest_window(expect, indexes[0])
+        result["window"] = expect
+    recorded, source = recorded_variables(db), ""
+    result["recorded"] = recorded or None
+    if not expect and "CAPTURE_WINDOW" in recorded:
+        expect = recorded_window(recorded, indexes[0])
+        source = f": CAPTURE_WINDOW={recorded['CAPTURE_WINDOW']}, recorded in the report"
+    if trace.before_window:
+        return verdict(*problem("own_capture", found=found, label=label,
+                                early=f"{label}#{spans(trace.before_window)}"))
     if expect:
         start, count = expect
         start = indexes[0] if start is None else start
@@ -344,7 +364,7 @@ def check_report(report, label, expect):
         outside = [i for i in indexes if i not in want]
         if len(indexes) - len(outside) != count or (outside and trace.windows <= 1):
             return verdict(*problem("other_steps", found=found, count=count,
-                                    want=f" ({label}#{spans(want)})"))
+                                    want=f" ({label}#{spans(want)}{source})"))
         if outside:   # another thread's window held the profiler on after this one closed
             extra = f" (also {label}#{spans(outside)} of threads whose window closed first)"
         found = f"{plural(count, 'step')} ({label}#{spans(want)})"

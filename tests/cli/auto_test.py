@@ -93,8 +93,9 @@ def ok_rows(name):
 
 
 def nsys_line(name, n, program):
-    return (f"nsys profile -t cuda,nvtx -c cudaProfilerApi --capture-range-end=repeat:{n} -f true "
-            f"--cuda-graph-trace=node -o {name} {program}")
+    """The loop ran in one thread: -c nvtx -p step instead of nsys's cudaProfilerApi."""
+    return (f"nsys profile -t cuda,nvtx --capture-range-end=repeat:{n} -f true "
+            f"--cuda-graph-trace=node -o {name} -c nvtx -p step {program}")
 
 
 def main():
@@ -112,7 +113,7 @@ def main():
             "train.6.nsys-rep: found 3 steps (step#59-61), aimed at every 20 steps, but no step "
             "differs from the others, in its work or its time: the event fell outside the window; "
             "1,491 kernels, 21 bytes",
-            "74:3: no report (nsys wrote 6 of 7)"],
+            "74:3: no report (nsys wrote 6 for 7 windows)"],
              ["profile", "--auto", "--from", "train.steps", "-o", "train", "--", TRAIN, "100"],
              {"FAKE_NSYS_REPORTS": ALL_OK.replace("eval:59:20 host:74:25", "steady:59:20")})
         err = case("profile --auto --steps 100: the learning run stopped, then the nsys run", 0,
@@ -141,6 +142,25 @@ def main():
                   f"drift's ends:\n{err}\n{policy}")
         else:
             print("PASS: profile --auto: a drift")
+        # A loop in two threads keeps -c cudaProfilerApi (an NVTX range is
+        # one thread's); a -c of the user's is kept.
+        with open("two.steps", "w") as f:
+            f.write("# capture-window step times 1\nloop 1 T101 step train.c:40\n"
+                    "loop 2 T102 step train.c:40\n")
+            f.writelines(f"{k} {i} 1000000\n" for i in range(40) for k in (1, 2))
+        for name, args, want in (
+                ("two threads", [], "-t cuda,nvtx -c cudaProfilerApi --capture-range-end=stop"),
+                ("the user's -c", ["-c", "cudaProfilerApi"], "-t cuda,nvtx --capture-range-end=stop")):
+            _, _, err, calls, _, _ = run(["profile", "--auto", "--from", "two.steps", "-o", "two",
+                                          *args, "--", TRAIN, "40"], {})
+            profiled = [c for c in calls if c.startswith("nsys profile")]
+            if len(profiled) != 1 or not profiled[0].startswith(f"nsys profile {want} ") or \
+                    " nvtx" in profiled[0].replace("cuda,nvtx", ""):
+                failures.append(f"profile --auto: {name}")
+                print(f"FAIL: profile --auto: {name}: nsys calls {profiled}, expected '{want} ...' "
+                      f"and no -c nvtx\n{err}")
+            else:
+                print(f"PASS: profile --auto: {name} keeps -c cudaProfilerApi")
         case("profile --auto without '--'", 2, [], ["profile", "--auto", TRAIN])
         case("profile --auto: a program without step times", 1, [], ["profile", "--auto", "--", "true"],
              nsys=[])

@@ -305,6 +305,14 @@ def rank(r):
 STEADY = [(GEMM, 241), (FILL, 256)]   # a training step: 497 kernels
 
 
+def own_capture(r):
+    """A capture of the program's own (llm.c calls cudaProfilerStart before
+    its loop): steps 0-3, the runtime's window range around steps 1-3 only."""
+    main = r.thread(101)
+    main.loop(range(0, 1), [(TAG, 2)], window=False)
+    main.loop(range(1, 4), [(TAG, 2)])
+
+
 def trainer(r, steps, odd, aim=None):
     """The trainer of issue 21: an 'epoch' range of its own around the
     window, and in every step a 'train_step' range of its own holding the
@@ -515,7 +523,7 @@ FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four"
             "aimed_missed": aimed_missed, "checkpoint": checkpoint, "coinciding": coinciding,
             "host_step": host_step, "host_steady": host_steady, "host_gap": host_gap,
             "host_noise": host_noise, "graph_whole": graph_whole, "graph_nokernels": graph_nokernels,
-            "graph_eval": graph_eval, "kernel_time": kernel_time, "host_calls": host_calls,
+            "graph_eval": graph_eval, "own_capture": own_capture, "kernel_time": kernel_time, "host_calls": host_calls,
             "host_calls_quiet": host_calls_quiet, "host_gap_calls": host_gap_calls}
 
 
