@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 from . import plan, runtime
-from .common import ME, Usage, option_value, program_name
+from .common import ME, Usage, option_value, plural, program_name
 from .nsys import nsys_ended, run_nsys
 from .report import Trace, check_report, host_phrases, odd_steps, sqlite_of
 from .steptimes import read_times, step_files
@@ -168,8 +168,8 @@ def profile_auto(args):
         mine = [r for r in results if r["window"] == (start, count)]
         if not mine:
             rows.append((f"{start}:{count}", aim, "no report", "-", "-"))
-            failed.append(f"{start}:{count}: no report (nsys wrote {len(reports)} for "
-                          f"{len(windows)} windows)")
+            failed.append(f"{start}:{count}: no report holds it (nsys wrote "
+                          f"{plural(len(reports), 'report')} for {plural(len(windows), 'window')})")
         for r in mine:
             rows.append((f"{start}:{count}", aim, "ok" if r["ok"] else r["problem"], r["report"],
                          odd_step(r) if r["ok"] else "-"))

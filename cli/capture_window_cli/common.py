@@ -75,9 +75,9 @@ PROBLEMS = {
     "no_ranges": "no {label}#i ranges: was the program built with the capture-window plugin, nsys "
                  "run with -t nvtx, and is the loop's label '{label}' (--label)? {tail}",
     "other_steps": "found {found}, expected {count}{want}",
-    "own_capture": "found {found}, but {early} ran before window '{label}' opened: the capture "
-                   "began before the runtime started it (does the program call cudaProfilerStart "
-                   "itself?); profile with -c nvtx -p {label}, whose capture only the window starts",
+    "own_capture": "found {found}, but {outside}: the capture was not the runtime's (does the "
+                   "program call cudaProfilerStart itself?); profile with -c nvtx -p {label}, "
+                   "whose capture only the window starts",
     "several_windows": "found {found}: several windows in one report (use "
                        "--capture-range-end=repeat for a report per window)",
     "outside_window": "{outside} of {kernels} ran outside window '{label}' (ncu run without "

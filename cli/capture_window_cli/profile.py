@@ -2,7 +2,7 @@
 then `check` of each report it wrote."""
 import os
 
-from .common import ME, Usage, option_value, parse_expect, program_name
+from .common import ME, Usage, option_value, parse_expect, plural, program_name
 from .nsys import nsys_ended, run_nsys
 from .report import check_report
 from .runtime import AT_START, BY_AUTO, none_due, windows
@@ -110,8 +110,8 @@ def cmd_profile(args):
             print(f"{r['report']}: {r['verdict']}")
             status = status if r["ok"] else 1
         for start, count in unreported(windows, results):
-            print(f"{ME}: window {start}:{count}: no report (nsys wrote {len(reports)} "
-                  f"for {len(windows)} windows)")
+            print(f"{ME}: window {start}:{count}: no report holds it (nsys wrote "
+                  f"{plural(len(reports), 'report')} for {plural(len(windows), 'window')})")
             status = 1
         if reason:
             print(f"{ME}: reports although {reason}")

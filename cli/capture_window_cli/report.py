@@ -354,9 +354,9 @@ def check_report(report, label, expect):
     if not expect and "CAPTURE_WINDOW" in recorded:
         expect = recorded_window(recorded, indexes[0])
         source = f": CAPTURE_WINDOW={recorded['CAPTURE_WINDOW']}, recorded in the report"
-    if trace.before_window:
-        return verdict(*problem("own_capture", found=found, label=label,
-                                early=f"{label}#{spans(trace.before_window)}"))
+    outside = own_capture(trace, recorded, label)
+    if outside:
+        return verdict(*problem("own_capture", found=found, label=label, outside=outside))
     if expect:
         start, count = expect
         start = indexes[0] if start is None else start
@@ -375,6 +375,22 @@ def check_report(report, label, expect):
     judged = judge(trace, label, f"{found}{threads}", f"{tail}{extra}", result["host_work"])
     result["odd_kernels"] = trace.odd_kernels or None
     return verdict(*judged)
+
+
+def own_capture(trace, recorded, label):
+    """How the report's steps lie outside the runtime's window, when its
+    capture was not the window's ('step#0 ran before window 'step'
+    opened'), else None: steps before the window range of the one thread
+    that opened one; or steps with no window range at all in a run that
+    recorded its environment and pushes window ranges (any trigger but
+    CAPTURE_WINDOW_TRIGGER=cuda)."""
+    if trace.before_window:
+        return f"{label}#{spans(trace.before_window)} ran before window '{label}' opened"
+    ranges_pushed = recorded and recorded.get("CAPTURE_WINDOW_TRIGGER") != "cuda"
+    if trace.windows == 0 and trace.steps and ranges_pushed:
+        indexes = sorted({s.index for s in trace.steps})
+        return f"{label}#{spans(indexes)} ran with no window '{label}' open"
+    return None
 
 
 def host_work(trace):

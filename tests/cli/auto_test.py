@@ -113,7 +113,7 @@ def main():
             "train.6.nsys-rep: found 3 steps (step#59-61), aimed at every 20 steps, but no step "
             "differs from the others, in its work or its time: the event fell outside the window; "
             "1,491 kernels, 21 bytes",
-            "74:3: no report (nsys wrote 6 for 7 windows)"],
+            "74:3: no report holds it (nsys wrote 6 reports for 7 windows)"],
              ["profile", "--auto", "--from", "train.steps", "-o", "train", "--", TRAIN, "100"],
              {"FAKE_NSYS_REPORTS": ALL_OK.replace("eval:59:20 host:74:25", "steady:59:20")})
         err = case("profile --auto --steps 100: the learning run stopped, then the nsys run", 0,

@@ -313,6 +313,12 @@ def own_capture(r):
     main.loop(range(1, 4), [(TAG, 2)])
 
 
+def no_window(r):
+    """Steps 0-3 with no window range: a capture of the program's own
+    (llm.c's start and stop) before the runtime's window opened."""
+    r.thread(101).loop(range(0, 4), [(TAG, 2)], window=False)
+
+
 def trainer(r, steps, odd, aim=None):
     """The trainer of issue 21: an 'epoch' range of its own around the
     window, and in every step a 'train_step' range of its own holding the
@@ -523,7 +529,7 @@ FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four"
             "aimed_missed": aimed_missed, "checkpoint": checkpoint, "coinciding": coinciding,
             "host_step": host_step, "host_steady": host_steady, "host_gap": host_gap,
             "host_noise": host_noise, "graph_whole": graph_whole, "graph_nokernels": graph_nokernels,
-            "graph_eval": graph_eval, "own_capture": own_capture, "kernel_time": kernel_time, "host_calls": host_calls,
+            "graph_eval": graph_eval, "own_capture": own_capture, "no_window": no_window, "kernel_time": kernel_time, "host_calls": host_calls,
             "host_calls_quiet": host_calls_quiet, "host_gap_calls": host_gap_calls}
 
 

@@ -15,9 +15,9 @@ sys.dont_write_bytecode = True
 import cli_test  # noqa: E402  (run, case, report and the failures list)
 from cli_test import case, report  # noqa: E402
 
-OWN = ("found 4 steps (step#0-3), but step#0 ran before window 'step' opened: the capture began "
-       "before the runtime started it (does the program call cudaProfilerStart itself?); profile "
-       "with -c nvtx -p step, whose capture only the window starts")
+FIX = ("the capture was not the runtime's (does the program call cudaProfilerStart itself?); "
+       "profile with -c nvtx -p step, whose capture only the window starts")
+OWN = f"found 4 steps (step#0-3), but step#0 ran before window 'step' opened: {FIX}"
 
 
 def recorded(fixture, path, value):
@@ -54,8 +54,23 @@ def own_capture_cases():
     case("profile: each report judged against the window its steps began at; 60:3 got none", 1,
          ["prog: ", f"prog.1.nsys-rep: {OWN}",
           "prog.2.nsys-rep: ok: 3 steps (step#30-32), 1,532 kernels, 15 bytes",
-          "capture-window: window 60:3: no report (nsys wrote 2 for 3 windows)"],
+          "capture-window: window 60:3: no report holds it (nsys wrote 2 reports for 3 windows)"],
          ["profile", "./prog"], env)
+    # llm.c's own start and stop at steps 0-3, before the window 10:3: a
+    # report of steps with no window range; the window's report is the
+    # second, and 40:3 is left without one.
+    env = {"FAKE_NSYS_REPORTS": "no_window window", "CAPTURE_WINDOW": "30:3,60:3"}
+    case("profile: a report of the program's own capture, with no window open", 1,
+         ["prog: ", "prog.1.nsys-rep: found 4 steps (step#0-3), but step#0-3 ran with no window "
+          f"'step' open: {FIX}", "prog.2.nsys-rep: ok: 3 steps (step#30-32), 1,532 kernels, 15 bytes",
+          "capture-window: window 60:3: no report holds it (nsys wrote 2 reports for 2 windows)"],
+         ["profile", "./prog"], env)
+    recorded("no_window", "cuda.nsys-rep", "30:3")
+    with open("cuda.nsys-rep.env", "a") as f:
+        f.write('CAPTURE_WINDOW_TRIGGER="cuda"\n')
+    case("check: CAPTURE_WINDOW_TRIGGER=cuda pushes no window range: no own capture", 1,
+         ["cuda.nsys-rep: found 4 steps (step#0-3), expected 3 (step#30-32: CAPTURE_WINDOW=30:3, "
+          "recorded in the report)"], ["check", "cuda.nsys-rep"])
 
 
 if __name__ == "__main__":
