@@ -3,9 +3,10 @@
 # With arguments: those packages instead (scripts/test-compilers.sh).
 set -euo pipefail
 # libclang-rt-14-dev: the sanitizer and libFuzzer runtimes (tests/fuzz, tests/sanitize);
-# gdb: tests/hostile (backtrace); openmpi-bin, libopenmpi-dev: tests/ranks.
+# gdb: tests/hostile (backtrace); openmpi-bin, libopenmpi-dev: tests/ranks;
+# clang-format-14: tests/style (the version whose output .clang-format pins).
 packages=(gcc-12-plugin-dev libclang-14-dev clang-14 libclang-rt-14-dev cmake ninja-build
-          pkg-config python3 gdb openmpi-bin libopenmpi-dev)
+          pkg-config python3 gdb openmpi-bin libopenmpi-dev clang-format-14)
 [ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
