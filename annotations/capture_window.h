@@ -19,9 +19,8 @@
 #define CAPTURE_WINDOW_H
 
 #define CAPTURE_WINDOW_PRAGMA_(text) _Pragma(#text)
-#define CAPTURE_WINDOW(start, count) \
-  CAPTURE_WINDOW_PRAGMA_(capture_window(start, count))
-#define CAPTURE_WINDOW_LABEL(start, count, label) \
+#define CAPTURE_WINDOW(start, count) CAPTURE_WINDOW_PRAGMA_(capture_window(start, count))
+#define CAPTURE_WINDOW_LABEL(start, count, label)                                                  \
   CAPTURE_WINDOW_PRAGMA_(capture_window(start, count, label))
 
 #endif /* CAPTURE_WINDOW_H */

@@ -68,10 +68,10 @@ static void profiler_stop(void) {
 
 /* The small body: a dependent chain of multiply, shift and xor that the
    compiler can neither vectorize nor fold across iterations. */
-#define SMALL_BODY                                                   \
-  for (int k = 0; k < WORK_STEPS; k++) {                             \
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;         \
-    x ^= x >> 29;                                                    \
+#define SMALL_BODY                                                                                 \
+  for (int k = 0; k < WORK_STEPS; k++) {                                                           \
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;                                       \
+    x ^= x >> 29;                                                                                  \
   }
 
 #define EMPTY_BODY __asm__ volatile("")
@@ -165,12 +165,9 @@ struct variant {
 };
 
 static const struct variant variants[] = {
-    {"small", "plain", small_plain, 40000},
-    {"small", "marked", small_marked, 40000},
-    {"small", "hand", small_hand, 40000},
-    {"empty", "plain", empty_plain, 400000},
-    {"empty", "marked", empty_marked, 400000},
-    {"empty", "hand", empty_hand, 400000},
+    {"small", "plain", small_plain, 40000},    {"small", "marked", small_marked, 40000},
+    {"small", "hand", small_hand, 40000},      {"empty", "plain", empty_plain, 400000},
+    {"empty", "marked", empty_marked, 400000}, {"empty", "hand", empty_hand, 400000},
     {"empty", "clock", empty_clock, 400000},
 };
 enum { N_VARIANTS = sizeof variants / sizeof variants[0] };
@@ -200,9 +197,7 @@ static int run_rounds(int rounds) {
 }
 
 /* The only code callgrind counts in --only mode. */
-NOINLINE void cw_bench_measured(const struct variant *v, long n) {
-  sink += v->fn(n, sink | 1);
-}
+NOINLINE void cw_bench_measured(const struct variant *v, long n) { sink += v->fn(n, sink | 1); }
 
 static int run_one(const char *which, long n) {
   for (int k = 0; k < N_VARIANTS; k++) {

@@ -67,9 +67,7 @@ double cw_ns_per_tick(void) {
   return (double)(ns - anchor_ns) / (double)(ticks - anchor_ticks);
 }
 
-long cw_thread_id(void) {
-  return (long)syscall(SYS_gettid);
-}
+long cw_thread_id(void) { return (long)syscall(SYS_gettid); }
 
 /* The nanoseconds this thread has spent runnable but waiting for a CPU
    (the second field of /proc/thread-self/schedstat), or -1 where Linux

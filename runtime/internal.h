@@ -59,22 +59,22 @@ struct cw_config {
   bool off;                  /* CAPTURE_WINDOW=off, rank unselected, bad value */
   struct cw_window *windows; /* CAPTURE_WINDOW list, sorted; NULL = pragma's */
   size_t n_windows;
-  long long auto_count;      /* CAPTURE_WINDOW=auto:COUNT; 0 = not automatic */
-  long long spike_count;     /* CAPTURE_WINDOW=spike:COUNT[xTIMES]; 0 = not spike */
-  long long spike_times;     /* windows spike opens (default 1) */
-  bool none;                 /* CAPTURE_WINDOW=none: loops active, no window */
-  char *times_path;          /* CAPTURE_WINDOW_TIMES, %p and %r expanded; NULL = unset */
-  int signal_number;         /* CAPTURE_WINDOW_SIGNAL; 0 = none */
-  long long align;           /* CAPTURE_WINDOW_ALIGN; 1 = none */
-  long long count;           /* CAPTURE_WINDOW_COUNT; 0 = each pragma's COUNT */
-  int steps;                 /* CW_STEPS_* */
+  long long auto_count;           /* CAPTURE_WINDOW=auto:COUNT; 0 = not automatic */
+  long long spike_count;          /* CAPTURE_WINDOW=spike:COUNT[xTIMES]; 0 = not spike */
+  long long spike_times;          /* windows spike opens (default 1) */
+  bool none;                      /* CAPTURE_WINDOW=none: loops active, no window */
+  char *times_path;               /* CAPTURE_WINDOW_TIMES, %p and %r expanded; NULL = unset */
+  int signal_number;              /* CAPTURE_WINDOW_SIGNAL; 0 = none */
+  long long align;                /* CAPTURE_WINDOW_ALIGN; 1 = none */
+  long long count;                /* CAPTURE_WINDOW_COUNT; 0 = each pragma's COUNT */
+  int steps;                      /* CW_STEPS_* */
   struct cw_loop_selector *loops; /* NULL = every marked loop */
   size_t n_loops;
   long long rank;
-  int trigger;     /* CW_TRIGGER_* bits */
+  int trigger; /* CW_TRIGGER_* bits */
   bool verbose;
-  bool nvtx_tool;  /* an NVTX tool is attached: emit NVTX at all */
-  bool self_check; /* report at exit (verbose or a tool attached) */
+  bool nvtx_tool;          /* an NVTX tool is attached: emit NVTX at all */
+  bool self_check;         /* report at exit (verbose or a tool attached) */
   bool step_ranges_always; /* a tool is attached and CAPTURE_WINDOW_STEPS=all */
 };
 
@@ -111,13 +111,13 @@ bool cw_period_significant(long long hits, long long places, double p, long long
 /* shape.c: whether the steps have a steady state, by the rule of
    cli/capture_window_cli/steady.py (the same numbers, exported by
    cw_rule_value_v1). */
-#define CW_STEADY_SPREAD 10.0   /* steady: a spread (MAD over median) within 10 % */
-#define CW_DRIFT_CHANGE 0.2     /* a drift: the fitted line moves by a fifth of the median */
-#define CW_DRIFT_EXPLAINED 0.5  /* ... and leaves at most half the spread around it */
-#define CW_LEVEL_GAP 1.2        /* levels: sorted step times jump by 20 % between them */
-#define CW_LEVEL_SHARE 0.1      /* ... each a tenth of the steps, its middle 80 % within GAP */
-#define CW_LEVEL_COVER 0.8      /* ... together 80 % of them */
-#define CW_SHAPE_MIN 12         /* steps needed to judge a drift or levels */
+#define CW_STEADY_SPREAD 10.0  /* steady: a spread (MAD over median) within 10 % */
+#define CW_DRIFT_CHANGE 0.2    /* a drift: the fitted line moves by a fifth of the median */
+#define CW_DRIFT_EXPLAINED 0.5 /* ... and leaves at most half the spread around it */
+#define CW_LEVEL_GAP 1.2       /* levels: sorted step times jump by 20 % between them */
+#define CW_LEVEL_SHARE 0.1     /* ... each a tenth of the steps, its middle 80 % within GAP */
+#define CW_LEVEL_COVER 0.8     /* ... together 80 % of them */
+#define CW_SHAPE_MIN 12        /* steps needed to judge a drift or levels */
 /* "508 us": the one unit rule of docs/environment.md, as cli common.duration */
 enum { CW_DURATION_MAX = 24 };
 void cw_format_duration(char *buf, size_t size, double ns);

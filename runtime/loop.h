@@ -12,9 +12,17 @@
 
 #include "internal.h"
 
-enum { CW_INLINE_DEPTH = 4, CW_RECORDED_WINDOWS = 8, CW_AUTO_STEPS = 5, CW_SPIKE_STEPS = 15,
-       CW_SPIKE_SLOW = 32, CW_WINDOW_STEPS = 16, CW_BEFORE_STEPS = 15, CW_SHAPE_SAMPLE = 256,
-       CW_SHAPE_LEVELS = 8 };
+enum {
+  CW_INLINE_DEPTH = 4,
+  CW_RECORDED_WINDOWS = 8,
+  CW_AUTO_STEPS = 5,
+  CW_SPIKE_STEPS = 15,
+  CW_SPIKE_SLOW = 32,
+  CW_WINDOW_STEPS = 16,
+  CW_BEFORE_STEPS = 15,
+  CW_SHAPE_SAMPLE = 256,
+  CW_SHAPE_LEVELS = 8
+};
 
 /* A window's steps and, for comparison, the steps just before it (their
    median and MAD when the window opened): selfcheck.c. */
@@ -49,8 +57,8 @@ struct cw_loop {
      open or signals arm windows. head.attention_at, what the emitted code
      tests, is this, or 0 while every iteration gets an L#i range. */
   long long decide_at;
-  int seen_signal;                  /* cw_signal_generation acted on */
-  bool auto_pending;                /* auto:COUNT waits for steady steps */
+  int seen_signal;   /* cw_signal_generation acted on */
+  bool auto_pending; /* auto:COUNT waits for steady steps */
   /* spike:COUNT[xTIMES] watches every step: the last CW_SPIKE_STEPS step
      times and the last CW_SPIKE_SLOW slow steps (rings), the predicted
      window. */
@@ -60,10 +68,10 @@ struct cw_loop {
   long long spike_slow[CW_SPIKE_SLOW]; /* a ring, oldest overwritten */
   double spike_slow_ns[CW_SPIKE_SLOW];
   int spike_n_slow;
-  long long spike_start;            /* LLONG_MAX if none */
-  long long spike_period;           /* the period that armed spike_start */
-  long long spike_from;             /* the first step spike judged */
-  struct cw_shape *shape;           /* the steps spike watched, sampled (shape.c) */
+  long long spike_start;  /* LLONG_MAX if none */
+  long long spike_period; /* the period that armed spike_start */
+  long long spike_from;   /* the first step spike judged */
+  struct cw_shape *shape; /* the steps spike watched, sampled (shape.c) */
 
   /* Progress (the index of the next iteration is head.next). */
   bool window_open;
@@ -116,7 +124,7 @@ struct cw_shape_verdict {
   int n_levels; /* 0, or the levels (at most CW_SHAPE_LEVELS) */
   double level_ns[CW_SHAPE_LEVELS];
   int level_steps[CW_SHAPE_LEVELS];
-  bool drift;   /* else a drift of slope_ns a step, from_ns to to_ns over first-last */
+  bool drift; /* else a drift of slope_ns a step, from_ns to to_ns over first-last */
   double slope_ns, from_ns, to_ns;
   long long first, last;
 };

@@ -11,8 +11,7 @@ enum { MAX_FIELDS = 6 };
 /* Split SPEC at each ':' that is not part of a C++ "::" into FIELDS
    (pointers into COPY).  Returns the number of fields, or MAX_FIELDS + 1
    when there are too many. */
-static int split_fields(char *copy, char *fields[MAX_FIELDS])
-{
+static int split_fields(char *copy, char *fields[MAX_FIELDS]) {
   int n = 0;
   fields[n++] = copy;
   for (char *c = copy; *c; c++) {
@@ -20,96 +19,74 @@ static int split_fields(char *copy, char *fields[MAX_FIELDS])
       c++;
       continue;
     }
-    if (*c != ':')
-      continue;
+    if (*c != ':') continue;
     *c = '\0';
-    if (n == MAX_FIELDS)
-      return MAX_FIELDS + 1;
+    if (n == MAX_FIELDS) return MAX_FIELDS + 1;
     fields[n++] = c + 1;
   }
   return n;
 }
 
 /* A decimal integer in [MIN, MAX]. */
-static int parse_decimal(const char *s, long long min, long long max,
-                         long long *out)
-{
+static int parse_decimal(const char *s, long long min, long long max, long long *out) {
   long long v = 0;
-  if (!*s)
-    return 0;
+  if (!*s) return 0;
   for (; *s; s++) {
-    if (*s < '0' || *s > '9')
-      return 0;
+    if (*s < '0' || *s > '9') return 0;
     v = v * 10 + (*s - '0');
-    if (v > max)
-      return 0;
+    if (v > max) return 0;
   }
-  if (v < min)
-    return 0;
+  if (v < min) return 0;
   *out = v;
   return 1;
 }
 
-static int is_ident_char(char c, int first)
-{
+static int is_ident_char(char c, int first) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          (!first && c >= '0' && c <= '9');
 }
 
 /* NAME(SEP NAME)*, each NAME an identifier; in Python also "<locals>",
    which co_qualname holds for a function defined in a function. */
-static int is_qualified_name(const char *s, const char *sep, int python)
-{
+static int is_qualified_name(const char *s, const char *sep, int python) {
   size_t n = strlen(sep);
   for (;;) {
     if (python && strncmp(s, "<locals>", 8) == 0)
       s += 8;
     else if (!is_ident_char(*s, 1))
       return 0;
-    while (is_ident_char(*s, 0))
-      s++;
-    if (!*s)
-      return 1;
-    if (strncmp(s, sep, n) != 0)
-      return 0;
+    while (is_ident_char(*s, 0)) s++;
+    if (!*s) return 1;
+    if (strncmp(s, sep, n) != 0) return 0;
     s += n;
   }
 }
 
 /* Python's FILE: a path, or a name ending in ".py". */
-static int is_python_file(const char *target)
-{
+static int is_python_file(const char *target) {
   size_t n = strlen(target);
   return strchr(target, '/') || (n > 3 && strcmp(target + n - 3, ".py") == 0);
 }
 
-int cw_label_is_valid_v1(const char *label, size_t length)
-{
+int cw_label_is_valid_v1(const char *label, size_t length) {
   size_t n = 0;
-  while (n < length && label[n])
-    n++;
-  if (n < 1 || n > CW_LABEL_MAX)
-    return 0;
+  while (n < length && label[n]) n++;
+  if (n < 1 || n > CW_LABEL_MAX) return 0;
   for (size_t i = 0; i < n; i++)
-    if (!is_ident_char(label[i], 0) && label[i] != '.' && label[i] != '-')
-      return 0;
+    if (!is_ident_char(label[i], 0) && label[i] != '.' && label[i] != '-') return 0;
   return 1;
 }
 
-static const char *fail(char *buf, size_t size, const char *reason)
-{
+static const char *fail(char *buf, size_t size, const char *reason) {
   snprintf(buf, size, "%s", reason);
   return buf;
 }
 
 /* START:COUNT[:LABEL] in FIELDS[0..N). */
-static const char *parse_window(char **fields, int n, struct cw_loop_window *w,
-                                char *buf, size_t size)
-{
-  if (n == 0)
-    return NULL;
-  if (n == 1)
-    return fail(buf, size, "START must be followed by :COUNT");
+static const char *parse_window(char **fields, int n, struct cw_loop_window *w, char *buf,
+                                size_t size) {
+  if (n == 0) return NULL;
+  if (n == 1) return fail(buf, size, "START must be followed by :COUNT");
   if (!parse_decimal(fields[0], 0, CW_VALUE_MAX, &w->start))
     return fail(buf, size, "START must be a decimal number from 0 to 2^62");
   if (!parse_decimal(fields[1], 1, CW_VALUE_MAX, &w->count))
@@ -122,10 +99,8 @@ static const char *parse_window(char **fields, int n, struct cw_loop_window *w,
   return NULL;
 }
 
-const char *cw_loop_spec_parse_v1(const char *spec, int language,
-                                  struct cw_loop_spec *out, char *buf,
-                                  size_t size)
-{
+const char *cw_loop_spec_parse_v1(const char *spec, int language, struct cw_loop_spec *out,
+                                  char *buf, size_t size) {
   char copy[CW_LOOP_SPEC_TARGET_MAX + 128], *fields[MAX_FIELDS];
   long long line;
   int n, python = language == CW_LOOP_SPEC_PYTHON;
@@ -135,17 +110,14 @@ const char *cw_loop_spec_parse_v1(const char *spec, int language,
   out->window.start = 0;
   out->window.count = 1;
   strcpy(out->window.label, CW_DEFAULT_LABEL);
-  if (!spec || !*spec)
-    return fail(buf, size, "the value is empty");
+  if (!spec || !*spec) return fail(buf, size, "the value is empty");
   if (strlen(spec) >= sizeof copy || strlen(spec) >= sizeof out->target)
     return fail(buf, size, "the value is too long");
   strcpy(copy, spec);
   n = split_fields(copy, fields);
-  if (!*fields[0])
-    return fail(buf, size, "FILE or FUNCTION is missing");
+  if (!*fields[0]) return fail(buf, size, "FILE or FUNCTION is missing");
   strcpy(out->target, fields[0]);
-  out->by_function =
-      python ? !is_python_file(fields[0]) : !strpbrk(fields[0], "./");
+  out->by_function = python ? !is_python_file(fields[0]) : !strpbrk(fields[0], "./");
   if (out->by_function) {
     if (python && !is_qualified_name(fields[0], ".", 1))
       return fail(buf, size,
@@ -156,14 +128,11 @@ const char *cw_loop_spec_parse_v1(const char *spec, int language,
       return fail(buf, size,
                   "FUNCTION must be a C name or a C++ qualified name such as "
                   "ns::Trainer::fit (a FILE holds a '.' or a '/')");
-    if (n > 4)
-      return fail(buf, size, "there are too many fields");
+    if (n > 4) return fail(buf, size, "there are too many fields");
     return parse_window(fields + 1, n - 1, &out->window, buf, size);
   }
-  if (n < 2)
-    return fail(buf, size, "FILE must be followed by :LINE");
-  if (n > 5)
-    return fail(buf, size, "there are too many fields");
+  if (n < 2) return fail(buf, size, "FILE must be followed by :LINE");
+  if (n > 5) return fail(buf, size, "there are too many fields");
   if (!parse_decimal(fields[1], 1, 0xffffffffLL, &line))
     return fail(buf, size, "LINE must be a decimal number from 1");
   out->line = (unsigned)line;
@@ -172,38 +141,27 @@ const char *cw_loop_spec_parse_v1(const char *spec, int language,
 
 /* Does TEXT end in SUFFIX, right after a character that passes BOUNDARY
    (or with nothing before it)? */
-static int ends_at_boundary(const char *text, const char *suffix,
-                            const char *boundary)
-{
+static int ends_at_boundary(const char *text, const char *suffix, const char *boundary) {
   size_t n = strlen(text), m = strlen(suffix), b = strlen(boundary);
-  if (m > n || strcmp(text + n - m, suffix) != 0)
-    return 0;
+  if (m > n || strcmp(text + n - m, suffix) != 0) return 0;
   return m == n || (n - m >= b && memcmp(text + n - m - b, boundary, b) == 0);
 }
 
 /* FILE as written, less any leading "./". */
-static const char *file_suffix(const char *file)
-{
-  while (file[0] == '.' && file[1] == '/')
-    file += 2;
+static const char *file_suffix(const char *file) {
+  while (file[0] == '.' && file[1] == '/') file += 2;
   return file;
 }
 
-int cw_path_ends_in_v1(const char *path, const char *suffix)
-{
+int cw_path_ends_in_v1(const char *path, const char *suffix) {
   return path && suffix && ends_at_boundary(path, file_suffix(suffix), "/");
 }
 
-int cw_loop_spec_file_matches_v1(const struct cw_loop_spec *spec,
-                                 const char *path)
-{
+int cw_loop_spec_file_matches_v1(const struct cw_loop_spec *spec, const char *path) {
   return !spec->by_function && cw_path_ends_in_v1(path, spec->target);
 }
 
-int cw_loop_spec_function_matches_v1(const struct cw_loop_spec *spec,
-                                     const char *qualified)
-{
+int cw_loop_spec_function_matches_v1(const struct cw_loop_spec *spec, const char *qualified) {
   const char *sep = spec->language == CW_LOOP_SPEC_PYTHON ? "." : "::";
-  return spec->by_function && qualified &&
-         ends_at_boundary(qualified, spec->target, sep);
+  return spec->by_function && qualified && ends_at_boundary(qualified, spec->target, sep);
 }

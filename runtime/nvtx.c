@@ -17,9 +17,7 @@
 
 /* nsys -c nvtx -p LABEL triggers only on a registered string of the default
    domain (NULL), so the window range uses one. */
-void *cw_nvtx_register(const char *label) {
-  return nvtxDomainRegisterStringA(NULL, label);
-}
+void *cw_nvtx_register(const char *label) { return nvtxDomainRegisterStringA(NULL, label); }
 
 /* Writes "LABEL#INDEX" without printf: this runs every iteration. */
 static void format_iteration(char *out, const char *label, long long index) {
@@ -71,6 +69,4 @@ bool cw_nsight_compute_attached(void) {
   return dir && *dir;
 }
 
-void cw_nvtx_pop(void) {
-  nvtxRangePop();
-}
+void cw_nvtx_pop(void) { nvtxRangePop(); }

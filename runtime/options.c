@@ -72,12 +72,12 @@ static bool parse_number(const char *what, const char *s, const char *end, long 
                   : bad("not a decimal number");
     /* Checked before the multiplication: v * 10 may not fit a long long. */
     if (v > ((1LL << 62) - (*c - '0')) / 10)
-      return what ? bad("%s '%.*s' is larger than 2^62", what, len, s)
-                  : bad("larger than 2^62");
+      return what ? bad("%s '%.*s' is larger than 2^62", what, len, s) : bad("larger than 2^62");
     v = v * 10 + (*c - '0');
   }
-  if (v < min) return what ? bad("%s must be >= %lld, got %lld", what, min, v)
-                           : bad("it must be >= %lld", min);
+  if (v < min)
+    return what ? bad("%s must be >= %lld, got %lld", what, min, v)
+                : bad("it must be >= %lld", min);
   *out = v;
   return true;
 }
@@ -103,9 +103,12 @@ static void *append_item(void *array, size_t *n, size_t size, const void *item) 
    holds commas), or NULL. */
 static const char *next_comma(const char *s) {
   for (int depth = 0; *s; s++)
-    if (*s == '<') depth++;
-    else if (*s == '>' && depth > 0) depth--;
-    else if (*s == ',' && depth == 0) return s;
+    if (*s == '<')
+      depth++;
+    else if (*s == '>' && depth > 0)
+      depth--;
+    else if (*s == ',' && depth == 0)
+      return s;
   return NULL;
 }
 
@@ -174,8 +177,8 @@ static bool sort_and_check_windows(void) {
     const struct cw_window *w = &cw_config.windows[k];
     if (w->every) continue;
     if (before && w->start <= before->start + before->count - 1)
-      return bad("windows %lld:%lld and %lld:%lld overlap", before->start, before->count,
-                 w->start, w->count);
+      return bad("windows %lld:%lld and %lld:%lld overlap", before->start, before->count, w->start,
+                 w->count);
     before = w;
   }
   return true;
@@ -213,7 +216,8 @@ CW_WINDOWS_EXPORT int cw_windows_parse_v1(const char *spec, struct cw_window_v1 
   cw_config.windows = NULL, cw_config.n_windows = 0, cw_config.off = cw_config.none = false;
   cw_config.auto_count = cw_config.spike_count = cw_config.spike_times = 0;
   int n = parse_windows(spec) ? (int)cw_config.n_windows : -1;
-  struct cw_window_v1 one = {.start = -1, .count = cw_config.auto_count, .placed = CW_PLACED_BY_AUTO};
+  struct cw_window_v1 one = {
+      .start = -1, .count = cw_config.auto_count, .placed = CW_PLACED_BY_AUTO};
   if (n >= 0 && cw_config.spike_count)
     one.count = cw_config.spike_count, one.times = cw_config.spike_times,
     one.placed = CW_PLACED_BY_SPIKE;
@@ -264,9 +268,7 @@ static bool add_loop_selector(const char *s, const char *end) {
   return grown != NULL;
 }
 
-static bool parse_loops(const char *value) {
-  return for_each_item(value, add_loop_selector);
-}
+static bool parse_loops(const char *value) { return for_each_item(value, add_loop_selector); }
 
 static bool instance_matches(const struct cw_site_v2 *site, const char *wanted) {
   char name[CW_INSTANCE_MAX];
@@ -330,19 +332,18 @@ CW_RANKS_EXPORT int cw_rank_selected_v1(const char *spec, long long rank) {
   return rank < 0 ? -1 : ranks_hold(spec, rank);
 }
 
-static bool parse_rank(const char *value) {
-  return parse_whole_number(value, 0, &cw_config.rank);
-}
+static bool parse_rank(const char *value) { return parse_whole_number(value, 0, &cw_config.rank); }
 
 /* The reason of a value that is none of a variable's words. */
-static bool no_such_choice(void) {
-  return bad("no such choice");
-}
+static bool no_such_choice(void) { return bad("no such choice"); }
 
 /* ---- CAPTURE_WINDOW_TRIGGER / _VERBOSE --------------------------------- */
 
 static bool parse_trigger(const char *value) {
-  static const struct { const char *name; int bits; } forms[] = {
+  static const struct {
+    const char *name;
+    int bits;
+  } forms[] = {
       {"both", CW_TRIGGER_CUDA | CW_TRIGGER_NVTX},
       {"cuda", CW_TRIGGER_CUDA},
       {"nvtx", CW_TRIGGER_NVTX},
@@ -371,17 +372,18 @@ static bool parse_verbose(const char *value) {
 /* -1 until set: the self-check then follows verbose or an attached tool. */
 static int self_check_setting = -1;
 
-static bool parse_self_check(const char *value) {
-  return parse_flag(value, &self_check_setting);
-}
+static bool parse_self_check(const char *value) { return parse_flag(value, &self_check_setting); }
 
 /* ---- CAPTURE_WINDOW_SIGNAL / _ALIGN / _COUNT / _STEPS ------------------- */
 
 static bool parse_signal(const char *value) {
   if (strncmp(value, "SIG", 3) == 0) value += 3;
-  if (strcmp(value, "USR1") == 0) cw_config.signal_number = SIGUSR1;
-  else if (strcmp(value, "USR2") == 0) cw_config.signal_number = SIGUSR2;
-  else return no_such_choice();
+  if (strcmp(value, "USR1") == 0)
+    cw_config.signal_number = SIGUSR1;
+  else if (strcmp(value, "USR2") == 0)
+    cw_config.signal_number = SIGUSR2;
+  else
+    return no_such_choice();
   return true;
 }
 
@@ -394,8 +396,8 @@ static bool parse_count_setting(const char *value) {
 }
 
 static bool parse_steps(const char *value) {
-  static const char *const forms[] = {[CW_STEPS_ALL] = "all", [CW_STEPS_WINDOW] = "window",
-                                      [CW_STEPS_OFF] = "off"};
+  static const char *const forms[] = {
+      [CW_STEPS_ALL] = "all", [CW_STEPS_WINDOW] = "window", [CW_STEPS_OFF] = "off"};
   for (int k = 0; k < 3; k++)
     if (strcmp(value, forms[k]) == 0) {
       cw_config.steps = k;
@@ -428,7 +430,8 @@ static void expand_times_path(void) {
       continue;
     }
     c++;
-    if (*c == '%') path[len++] = '%';
+    if (*c == '%')
+      path[len++] = '%';
     else
       len += (size_t)snprintf(path + len, 24, "%lld",
                               *c == 'p' ? (long long)getpid() : cw_config.rank);
@@ -482,7 +485,7 @@ static const char *const rank_variables[] = {
 
 CW_RANKS_EXPORT const char *cw_rank_variable_v1(int k) {
   return k >= 0 && (size_t)k < sizeof rank_variables / sizeof *rank_variables ? rank_variables[k]
-                                                                               : NULL;
+                                                                              : NULL;
 }
 
 static const char *env(const char *name) {
@@ -491,15 +494,15 @@ static const char *env(const char *name) {
 }
 
 static bool reject(const char *name, const char *value, const char *accepted) {
-  cw_log("%s='%s' is invalid: %s (expected %s); capture is off for this run", name, value,
-         reason, accepted);
+  cw_log("%s='%s' is invalid: %s (expected %s); capture is off for this run", name, value, reason,
+         accepted);
   cw_config.off = true;
   return false;
 }
 
 static void ignore(const char *name, const char *value, const char *accepted) {
-  cw_log("%s='%s' is invalid: %s (expected %s); ignored: it only changes what is printed",
-         name, value, reason, accepted);
+  cw_log("%s='%s' is invalid: %s (expected %s); ignored: it only changes what is printed", name,
+         value, reason, accepted);
 }
 
 /* ---- unknown CAPTURE_WINDOW_* variables --------------------------------- */
@@ -603,8 +606,8 @@ static void report_unknown_variables(void) {
         next = name, next_len = len;
     }
     if (!next) return;
-    cw_log("%.*s is not a capture_window variable (ignored); did you mean %s?",
-           (int)next_len, next, closest_known(next, next_len));
+    cw_log("%.*s is not a capture_window variable (ignored); did you mean %s?", (int)next_len, next,
+           closest_known(next, next_len));
     last = next, last_len = next_len;
   }
 }
@@ -624,8 +627,7 @@ static bool read_rank(void) {
 static void apply_rank_filter(void) {
   if (!ranks_spec || ranks_hold(ranks_spec, cw_config.rank) == 1) return;
   if (cw_config.verbose)
-    cw_log("rank %lld is not in CAPTURE_WINDOW_RANKS: no windows in this process",
-           cw_config.rank);
+    cw_log("rank %lld is not in CAPTURE_WINDOW_RANKS: no windows in this process", cw_config.rank);
   cw_config.off = true;
 }
 
@@ -640,8 +642,7 @@ void cw_config_load(void) {
       valid = reject(options[k].name, value, options[k].accepted);
   }
   report_unknown_variables();
-  if (valid && (ranks_spec || (times_pattern && strstr(times_pattern, "%r"))))
-    valid = read_rank();
+  if (valid && (ranks_spec || (times_pattern && strstr(times_pattern, "%r")))) valid = read_rank();
   if (valid) apply_rank_filter();
   const char *windows = env("CAPTURE_WINDOW");
   if (valid && cw_config.verbose && windows && strcmp(windows, "off") == 0)

@@ -63,8 +63,8 @@ static long long attention(struct cw_loop *loop) {
                                                                : 0;
   /* A signal may arrive at any time: with CAPTURE_WINDOW_SIGNAL every
      iteration looks, so the inline test of other runs need not. */
-  bool every_iteration = loop->auto_pending || loop->window_open || cw_config.signal_number ||
-                         loop->spike_pending;
+  bool every_iteration =
+      loop->auto_pending || loop->window_open || cw_config.signal_number || loop->spike_pending;
   return every_iteration ? 0 : loop->time_from < next ? loop->time_from : next;
 }
 
@@ -93,8 +93,7 @@ long long cw_plan_init(struct cw_loop *loop) {
 
 /* The next window starting at or after `from`. */
 long long cw_plan_after(struct cw_loop *loop, long long from) {
-  loop->plan_start = next_window_start(loop->windows, loop->n_windows, from,
-                                          &loop->plan_count);
+  loop->plan_start = next_window_start(loop->windows, loop->n_windows, from, &loop->plan_count);
   if (loop->signal_start < from) loop->signal_start = LLONG_MAX; /* covered */
   if (loop->spike_start < from) loop->spike_start = LLONG_MAX;
   if (loop->spike_start < loop->plan_start) {
@@ -225,16 +224,15 @@ static bool significant(const struct cw_loop *loop, int n, long long last, long 
    last - PERIOD, last - 2 PERIOD and last - 3 PERIOD are among the earlier
    slow steps, at least as slow as its level and at least two of them
    alike (slow_as), the steps between were mostly not slow
-   (quiet_between), and the hits are no chance (significant). 0 if none. Three equal gaps, not two: on a busy
-   machine, noise alone sometimes makes two. PERIOD >= 3: with every other
-   step slow, the median is no steady step. */
+   (quiet_between), and the hits are no chance (significant). 0 if none. Three equal gaps, not two:
+   on a busy machine, noise alone sometimes makes two. PERIOD >= 3: with every other step slow, the
+   median is no steady step. */
 static long long recurring_period(const struct cw_loop *loop, int n, long long last, double ns) {
   long long best = 0;
   for (int k = 0; k < n; k++) {
     long long period = last - loop->spike_slow[k];
     int alike = 0;
-    if (period >= 3 && (!best || period < best) &&
-        slow_as(loop, n, last - period, ns, &alike) &&
+    if (period >= 3 && (!best || period < best) && slow_as(loop, n, last - period, ns, &alike) &&
         slow_as(loop, n, last - 2 * period, ns, &alike) &&
         slow_as(loop, n, last - 3 * period, ns, &alike) && alike >= 2 &&
         quiet_between(loop, n, last, period) && significant(loop, n, last, period, ns))
@@ -279,8 +277,8 @@ long long cw_spike_step(struct cw_loop *loop, long long index, double ns) {
     cw_log("spike: loop '%s' (%s:%u%s) slow steps %lld, %lld, %lld, %lld: every %lld steps; "
            "window %lld:%lld armed, thread %ld",
            site->label, site->file, site->line, CW_SITE_AT(site), index - 3 * period,
-           index - 2 * period, index - period, index, period, loop->spike_start, cw_config.spike_count,
-           cw_thread_id());
+           index - 2 * period, index - period, index, period, loop->spike_start,
+           cw_config.spike_count, cw_thread_id());
   return cw_plan_after(loop, index + 1);
 }
 
@@ -321,8 +319,8 @@ void cw_signal_install(void) {
   }
   if (cw_config.verbose)
     cw_log("signal %s arms windows%s", strsignal(cw_config.signal_number),
-           (previous.sa_flags & SA_SIGINFO) || (previous.sa_handler != SIG_DFL &&
-                                                 previous.sa_handler != SIG_IGN)
+           (previous.sa_flags & SA_SIGINFO) ||
+                   (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN)
                ? "; the program's own handler still runs after ours"
                : "");
 }

@@ -184,8 +184,9 @@ static void report_window(char *buf, size_t size, size_t *len, const struct cw_w
   append(buf, size, len, "; window %lld-%lld: ", r->first, r->last);
   append_steps(buf, size, len, median, cw_mad(r->steps, r->n_steps, median));
   if (cw_nsight_compute_attached()) { /* kernel replay makes every profiled step slow */
-    append(buf, size, len, ": Nsight Compute replayed its kernels, so its step times say "
-                           "nothing about the program");
+    append(buf, size, len,
+           ": Nsight Compute replayed its kernels, so its step times say "
+           "nothing about the program");
     return;
   }
   if (r->n_before < MIN_BEFORE) {
@@ -204,8 +205,8 @@ static void report_window(char *buf, size_t size, size_t *len, const struct cw_w
     append(buf, size, len, ": step %lld is %.1fx slower than the %d steps before (",
            r->first + slowest, r->steps[slowest] / m, r->n_before);
   else if (faster)
-    append(buf, size, len, ": its steps are %.1fx faster than the %d steps before (",
-           m / median, r->n_before);
+    append(buf, size, len, ": its steps are %.1fx faster than the %d steps before (", m / median,
+           r->n_before);
   else if (unsteady)
     append(buf, size, len, ": no slower than the %d steps before (", r->n_before);
   else
@@ -252,8 +253,8 @@ static void report_site(const struct cw_loop *site) {
       cw_shape_describe(&shape, said, sizeof said);
       append(line, sizeof line, &len, "; %s%s", threads > 1 ? "a thread's steps: " : "", said);
     }
-    int shown = l->windows_opened < CW_RECORDED_WINDOWS ? (int)l->windows_opened
-                                                        : CW_RECORDED_WINDOWS;
+    int shown =
+        l->windows_opened < CW_RECORDED_WINDOWS ? (int)l->windows_opened : CW_RECORDED_WINDOWS;
     for (int k = 0; k < shown; k++)
       report_window(line, sizeof line, &len, &l->records[k], unsteady);
     if (l->windows_opened > shown)

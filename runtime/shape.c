@@ -106,7 +106,8 @@ bool cw_shape_judge(const struct cw_loop *loop, struct cw_shape_verdict *v) {
   double mad, m = median_mad(ys, n, &mad), mx = 0, my = 0, sxx = 0, sxy = 0;
   for (int k = 0; k < n; k++) mx += xs[k], my += ys[k];
   mx /= n, my /= n;
-  for (int k = 0; k < n; k++) sxx += (xs[k] - mx) * (xs[k] - mx), sxy += (xs[k] - mx) * (ys[k] - my);
+  for (int k = 0; k < n; k++)
+    sxx += (xs[k] - mx) * (xs[k] - mx), sxy += (xs[k] - mx) * (ys[k] - my);
   double b = sxx ? sxy / sxx : 0, residual[CW_SHAPE_SAMPLE], left;
   for (int k = 0; k < n; k++) residual[k] = ys[k] - my - b * (xs[k] - mx);
   double centre = median_mad(residual, n, &left);
@@ -123,8 +124,10 @@ bool cw_shape_judge(const struct cw_loop *loop, struct cw_shape_verdict *v) {
 
 /* steady.durations: values in the unit of the largest, "6.00, 9.00, 14.0 ms". */
 static void durations(char *buf, size_t size, const double *values, int n, const char *sep) {
-  static const struct { const char *unit; double scale; } units[] = {
-      {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}};
+  static const struct {
+    const char *unit;
+    double scale;
+  } units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}};
   double top = 0;
   for (int k = 0; k < n; k++) top = values[k] > top ? values[k] : top;
   size_t u = 0;

@@ -88,13 +88,16 @@ bool cw_period_significant(long long hits, long long places, double p, long long
 }
 
 /* The numbers of every rule, once: capture_window/rules.h. */
-static const struct { const char *name; double value; } rules[] = {
-    {"slow_ratio", SLOW_RATIO},       {"slow_mads", SLOW_MADS},
-    {"slow_min_ns", SLOW_MIN_NS},     {"alpha", ALPHA},
-    {"period_min", PERIOD_MIN},       {"steady_spread", CW_STEADY_SPREAD},
+static const struct {
+  const char *name;
+  double value;
+} rules[] = {
+    {"slow_ratio", SLOW_RATIO},        {"slow_mads", SLOW_MADS},
+    {"slow_min_ns", SLOW_MIN_NS},      {"alpha", ALPHA},
+    {"period_min", PERIOD_MIN},        {"steady_spread", CW_STEADY_SPREAD},
     {"drift_change", CW_DRIFT_CHANGE}, {"drift_explained", CW_DRIFT_EXPLAINED},
-    {"level_gap", CW_LEVEL_GAP},      {"level_share", CW_LEVEL_SHARE},
-    {"level_cover", CW_LEVEL_COVER},  {"shape_min", CW_SHAPE_MIN},
+    {"level_gap", CW_LEVEL_GAP},       {"level_share", CW_LEVEL_SHARE},
+    {"level_cover", CW_LEVEL_COVER},   {"shape_min", CW_SHAPE_MIN},
 };
 
 double cw_rule_value_v1(const char *name) {
@@ -108,8 +111,10 @@ double cw_rule_value_v1(const char *name) {
    significant digits in the largest of us, ms and s that keeps the number
    at 1 or more (what rounds to 1.00 counts): 850 ns, 1.23 us, 508 us. */
 void cw_format_duration(char *buf, size_t size, double ns) {
-  static const struct { const char *unit; double scale; } units[] = {
-      {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}};
+  static const struct {
+    const char *unit;
+    double scale;
+  } units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}};
   for (size_t k = 0; k < sizeof units / sizeof *units; k++)
     if (fabs(ns) >= units[k].scale * 0.9995) {
       double v = ns / units[k].scale;

@@ -37,8 +37,8 @@ enum { STEPS = 256, HEADER_MAX = 4096 };
 
 struct cw_times {
   struct cw_times *next, **prev; /* every open buffer, for the exit flush */
-  long long first_tick; /* when the oldest buffered step ended; 0: empty */
-  int n;                /* steps buffered */
+  long long first_tick;          /* when the oldest buffered step ended; 0: empty */
+  int n;                         /* steps buffered */
   /* The loop's record (id, -L, L bytes of its loop line), until it goes
      out with the first steps: its length, 0 once written. */
   size_t loop_record_len;
@@ -138,8 +138,8 @@ struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site) {
      completes a step leaves nothing. The site's names are copied now
      (dlclose). */
   char *line = t->loop_record + 2 * sizeof(long long);
-  int n = snprintf(line, HEADER_MAX, "loop %lld T%ld %s %s:%u%s\n", id, cw_thread_id(),
-                   site->label, site->file, site->line, CW_SITE_AT(site));
+  int n = snprintf(line, HEADER_MAX, "loop %lld T%ld %s %s:%u%s\n", id, cw_thread_id(), site->label,
+                   site->file, site->line, CW_SITE_AT(site));
   if (n < 0 || n >= HEADER_MAX) { /* a path of kilobytes, cut */
     n = HEADER_MAX - 1;
     line[n - 1] = '\n';

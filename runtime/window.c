@@ -82,8 +82,8 @@ static void open_window(struct cw_loop *loop, long long i, long long count, long
     if (aim) cw_nvtx_mark_aim(site->label, aim);
   }
   if (cw_config.verbose)
-    cw_log("window opened%s: loop '%s' (%s:%u%s) iteration %lld, window %lld:%lld, thread %ld",
-           why, site->label, site->file, site->line, CW_SITE_AT(site), i, i, count, cw_thread_id());
+    cw_log("window opened%s: loop '%s' (%s:%u%s) iteration %lld, window %lld:%lld, thread %ld", why,
+           site->label, site->file, site->line, CW_SITE_AT(site), i, i, count, cw_thread_id());
   /* Neither the profiler's start-up nor the log line is part of the step. */
   if (loop->last_begin_ns) cw_time_restart(loop);
   if (loop->step_begin) loop->step_begin = cw_ticks();
@@ -163,8 +163,8 @@ static CW_COLD uintptr_t activate_site(struct cw_site_v2 *site) {
   pthread_mutex_lock(&sites_lock);
   uintptr_t state = (uintptr_t)__atomic_load_n(&site->runtime[0], __ATOMIC_ACQUIRE);
   if (state == SITE_UNKNOWN) {
-    bool active = !cw_config.off && site->abi_version == CW_ABI_VERSION &&
-                  site->start >= 0 && site->count >= 1 && cw_loop_selected(site);
+    bool active = !cw_config.off && site->abi_version == CW_ABI_VERSION && site->start >= 0 &&
+                  site->count >= 1 && cw_loop_selected(site);
     state = active ? SITE_ACTIVE : SITE_INACTIVE;
     if (active) {
       site->runtime[1] = (void *)(uintptr_t)n_sites++;

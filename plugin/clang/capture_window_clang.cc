@@ -126,8 +126,7 @@ namespace {
    flags: it holds none of the user's loops, so no spec can match there. */
 bool isNvccLinkStub(const SourceManager &SM) {
   const std::string Stub = "crt/link.stub";
-  std::string Main =
-      SM.getBufferName(SM.getLocForStartOfFile(SM.getMainFileID())).str();
+  std::string Main = SM.getBufferName(SM.getLocForStartOfFile(SM.getMainFileID())).str();
   return Main.size() >= Stub.size() &&
          Main.compare(Main.size() - Stub.size(), Stub.size(), Stub) == 0;
 }
@@ -149,8 +148,7 @@ private:
 
 class CaptureWindowAction : public PluginASTAction {
 protected:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 llvm::StringRef) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
     auto State = std::make_shared<cw_clang::UnitState>();
     State->Verbose = Verbose;
     State->LoopArgs = LoopArgs;
@@ -162,26 +160,23 @@ protected:
       cw_clang::watchSpecLoops(PP, State);
     }
     /* The predefines buffer is entered with the main file, after this. */
-    PP.setPredefines(PP.getPredefines() + "\n" +
-                     cw_clang::runtimeDeclarations());
+    PP.setPredefines(PP.getPredefines() + "\n" + cw_clang::runtimeDeclarations());
     PP.AddPragmaHandler(cw_clang::createPragmaHandler(State).release());
     return std::make_unique<CaptureWindowConsumer>(std::move(State));
   }
 
   void error(const CompilerInstance &CI, const char *Text) {
     DiagnosticsEngine &Diags = CI.getDiagnostics();
-    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-        << Text;
+    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Text;
   }
 
   /* -fplugin-arg-capture_window-loop[-optional]=SPEC. */
-  bool addLoopArg(const CompilerInstance &CI, const std::string &Key,
-                  const std::string &Value) {
+  bool addLoopArg(const CompilerInstance &CI, const std::string &Key, const std::string &Value) {
     cw_loop_arg A;
     char Text[1024];
     std::string Option = "-fplugin-arg-" CW_PRAGMA_NAME "-" + Key;
-    if (cw_loop_arg_parse(&A, Option.c_str(), "=", Value.c_str(),
-                          Key == "loop-optional", Text, sizeof Text)) {
+    if (cw_loop_arg_parse(&A, Option.c_str(), "=", Value.c_str(), Key == "loop-optional", Text,
+                          sizeof Text)) {
       error(CI, Text);
       return false;
     }
@@ -191,34 +186,29 @@ protected:
 
   /* -fplugin-arg-capture_window-all-loops[=START:COUNT]. */
   bool setAllLoops(const CompilerInstance &CI, const char *Value) {
-    if (cw_parse_all_loops_value(Value, &AllLoopsWindow.start,
-                                 &AllLoopsWindow.count)) {
+    if (cw_parse_all_loops_value(Value, &AllLoopsWindow.start, &AllLoopsWindow.count)) {
       AllLoops = true;
       return true;
     }
     char Text[512];
-    error(CI, cw_format_bad_all_loops(Text, sizeof Text, CW_PRAGMA_NAME,
-                                      Value));
+    error(CI, cw_format_bad_all_loops(Text, sizeof Text, CW_PRAGMA_NAME, Value));
     return false;
   }
 
   /* -fplugin-arg-capture_window-KEY[=VALUE], by the shared table
      (cw_args.h). */
-  bool ParseArgs(const CompilerInstance &CI,
-                 const std::vector<std::string> &Args) override {
+  bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
     bool Ok = true;
     for (const std::string &Arg : Args) {
       size_t Eq = Arg.find('=');
       bool HasValue = Eq != std::string::npos;
       std::string Key = Arg.substr(0, Eq);
       std::string Value = HasValue ? Arg.substr(Eq + 1) : "";
-      const cw_argument *A =
-          cw_find_argument(CW_DOOR_CLANG, Key.c_str(), HasValue);
+      const cw_argument *A = cw_find_argument(CW_DOOR_CLANG, Key.c_str(), HasValue);
       if (!A) {
         char Text[1024];
-        error(CI, cw_format_unknown_argument(
-                      Text, sizeof Text, CW_DOOR_CLANG, CW_PRAGMA_NAME,
-                      Key.c_str(), HasValue ? Value.c_str() : nullptr));
+        error(CI, cw_format_unknown_argument(Text, sizeof Text, CW_DOOR_CLANG, CW_PRAGMA_NAME,
+                                             Key.c_str(), HasValue ? Value.c_str() : nullptr));
         Ok = false;
       } else if (A->id == CW_ARG_VERBOSE)
         Verbose = true;
@@ -245,5 +235,4 @@ private:
 } // namespace
 
 static FrontendPluginRegistry::Add<CaptureWindowAction>
-    CaptureWindowPlugin(CW_PRAGMA_NAME,
-                        "instrument loops marked with #pragma capture_window");
+    CaptureWindowPlugin(CW_PRAGMA_NAME, "instrument loops marked with #pragma capture_window");

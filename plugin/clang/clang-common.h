@@ -51,11 +51,10 @@ newCompilerInstance(clang::CompilerInstance &CI,
                     clang::DiagnosticConsumer *Client) {
 #if LLVM_VERSION_MAJOR >= 21
   /* LLVM 21: the invocation is the constructor's; setInvocation is gone. */
-  auto Pre = std::make_unique<clang::CompilerInstance>(
-      std::move(Invocation), CI.getPCHContainerOperations());
+  auto Pre = std::make_unique<clang::CompilerInstance>(std::move(Invocation),
+                                                       CI.getPCHContainerOperations());
 #else
-  auto Pre = std::make_unique<clang::CompilerInstance>(
-      CI.getPCHContainerOperations());
+  auto Pre = std::make_unique<clang::CompilerInstance>(CI.getPCHContainerOperations());
   Pre->setInvocation(std::move(Invocation));
 #endif
 #if LLVM_VERSION_MAJOR >= 22

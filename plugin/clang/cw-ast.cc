@@ -21,8 +21,7 @@ public:
 
   /* Function bodies, to place the unattached pragmas. */
   bool VisitFunctionDecl(FunctionDecl *Function) {
-    if (Function->doesThisDeclarationHaveABody())
-      addBody(Function->getBody());
+    if (Function->doesThisDeclarationHaveABody()) addBody(Function->getBody());
     return true;
   }
   bool VisitLambdaExpr(LambdaExpr *Lambda) {
@@ -41,8 +40,7 @@ public:
       return true;
     llvm::StringRef Name = Var->getName();
     unsigned Id;
-    if (!Name.consume_front("__cw_site_") || Name.getAsInteger(10, Id) ||
-        Id >= State.Loops.size())
+    if (!Name.consume_front("__cw_site_") || Name.getAsInteger(10, Id) || Id >= State.Loops.size())
       return true;
     Notes.push_back({Id, functionName(Var)});
     return true;
@@ -66,8 +64,8 @@ public:
 private:
   void addBody(const Stmt *Body) {
     if (Body)
-      Bodies.push_back({SM.getExpansionLoc(Body->getBeginLoc()),
-                        SM.getExpansionLoc(Body->getEndLoc())});
+      Bodies.push_back(
+          {SM.getExpansionLoc(Body->getBeginLoc()), SM.getExpansionLoc(Body->getEndLoc())});
   }
 
   /* The name the site itself holds (__FUNCTION__ / __PRETTY_FUNCTION__,
@@ -75,16 +73,13 @@ private:
      later) through the constexpr local __cw_fn_N (cw-emit.cc). */
   static std::string functionName(const VarDecl *Var) {
     const auto *Init = dyn_cast_or_null<InitListExpr>(Var->getInit());
-    if (!Init || Init->getNumInits() <= 3)
-      return "?";
+    if (!Init || Init->getNumInits() <= 3) return "?";
     const Expr *Name = Init->getInit(3)->IgnoreParenImpCasts();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Name))
       if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl()))
-        if (Local->getInit())
-          Name = Local->getInit()->IgnoreParenImpCasts();
+        if (Local->getInit()) Name = Local->getInit()->IgnoreParenImpCasts();
     if (const auto *Predefined = dyn_cast<PredefinedExpr>(Name))
-      if (const StringLiteral *Text = Predefined->getFunctionName())
-        return Text->getString().str();
+      if (const StringLiteral *Text = Predefined->getFunctionName()) return Text->getString().str();
     return "?";
   }
 
@@ -97,8 +92,7 @@ private:
 
 void reportUnitDiagnostics(ASTContext &Context, const UnitState &State) {
   /* Nothing to do, at no cost, in the usual case. */
-  if (State.Unattached.empty() && !(State.Verbose && !State.Loops.empty()))
-    return;
+  if (State.Unattached.empty() && !(State.Verbose && !State.Loops.empty())) return;
   UnitVisitor Visitor(Context, State);
   Visitor.TraverseDecl(Context.getTranslationUnitDecl());
 
@@ -106,21 +100,17 @@ void reportUnitDiagnostics(ASTContext &Context, const UnitState &State) {
   const SourceManager &SM = Context.getSourceManager();
   for (SourceLocation Loc : State.Unattached)
     report(Diags, DiagnosticsEngine::Error, pragmaDiagLoc(SM, Loc),
-           cw_message(Visitor.insideFunction(Loc)
-                          ? CW_MSG_NOT_FOLLOWED_BY_LOOP
-                          : CW_MSG_OUTSIDE_FUNCTION));
+           cw_message(Visitor.insideFunction(Loc) ? CW_MSG_NOT_FOLLOWED_BY_LOOP
+                                                  : CW_MSG_OUTSIDE_FUNCTION));
 
   for (const UnitVisitor::Note &Note : Visitor.Notes) {
     const MarkedLoop &Loop = State.Loops[Note.Id];
     PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Loop.PragmaLoc));
     char Text[1024];
-    cw_format_loop_note(Text, sizeof Text, Loop.LoopKind, Loop.Window.label,
-                        Loop.Window.start, Loop.Window.count,
-                        Where.isValid() ? Where.getFilename() : "<unknown>",
-                        Where.isValid() ? Where.getLine() : 0,
-                        Note.Function.c_str());
-    report(Diags, DiagnosticsEngine::Note, pragmaDiagLoc(SM, Loop.PragmaLoc),
-           Text);
+    cw_format_loop_note(Text, sizeof Text, Loop.LoopKind, Loop.Window.label, Loop.Window.start,
+                        Loop.Window.count, Where.isValid() ? Where.getFilename() : "<unknown>",
+                        Where.isValid() ? Where.getLine() : 0, Note.Function.c_str());
+    report(Diags, DiagnosticsEngine::Note, pragmaDiagLoc(SM, Loop.PragmaLoc), Text);
   }
 }
 

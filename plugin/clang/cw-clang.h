@@ -31,14 +31,14 @@ struct MarkedLoop {
 /* What a loop keyword found by the pre-parse means (cw-spec.cc). */
 struct SpecHit {
   enum Kind { Mark, Twice, SecondOutermost, FirstOutermost } What;
-  unsigned Arg;             /* index in UnitState::LoopArgs */
-  unsigned Other;           /* Twice: the first argument */
+  unsigned Arg;   /* index in UnitState::LoopArgs */
+  unsigned Other; /* Twice: the first argument */
 };
 
 /* A loop all-loops marks (cw-spec.cc): its label, or why it is left. */
 struct AutoLoop {
-  std::string Label;        /* FUNCTION.LINE (cw_all_loops.h) */
-  bool Enterable = false;   /* its body can be entered from outside: left */
+  std::string Label;      /* FUNCTION.LINE (cw_all_loops.h) */
+  bool Enterable = false; /* its body can be entered from outside: left */
 };
 
 /* What the pragma handler learns about one translation unit.  Shared by
@@ -69,9 +69,8 @@ struct UnitState {
    the site (the pragma, or the keyword of a loop named by a spec).  Enters
    the rewritten tokens (cw-pragma.cc). */
 class LoopReader;
-void enterInstrumented(clang::Preprocessor &PP, UnitState &State,
-                       LoopReader &Reader, clang::SourceLocation SiteLoc,
-                       const cw_loop_window &Window);
+void enterInstrumented(clang::Preprocessor &PP, UnitState &State, LoopReader &Reader,
+                       clang::SourceLocation SiteLoc, const cw_loop_window &Window);
 
 /* Zero-edit marking (cw-spec.cc): parse the unit once beforehand to find
    the loops LoopArgs name (and with all-loops every loop), then watch the
@@ -79,12 +78,10 @@ void enterInstrumented(clang::Preprocessor &PP, UnitState &State,
 void findSpecLoops(clang::CompilerInstance &CI, UnitState &State);
 void watchSpecLoops(clang::Preprocessor &PP, std::shared_ptr<UnitState> State);
 std::string loopKey(const clang::SourceManager &SM, clang::SourceLocation Loc);
-void reportUnmatchedLoopArgs(clang::DiagnosticsEngine &Diags,
-                             const UnitState &State);
+void reportUnmatchedLoopArgs(clang::DiagnosticsEngine &Diags, const UnitState &State);
 
 /* The #pragma capture_window handler (cw-pragma.cc). */
-std::unique_ptr<clang::PragmaHandler>
-createPragmaHandler(std::shared_ptr<UnitState> State);
+std::unique_ptr<clang::PragmaHandler> createPragmaHandler(std::shared_ptr<UnitState> State);
 
 /* The declarations instrumented code needs, for the predefines buffer
    (cw-pragma.cc). */
@@ -98,8 +95,7 @@ void reportUnitDiagnostics(clang::ASTContext &Context, const UnitState &State);
 /* Where diagnostics about the pragma at LOC (its name token) go: for
    _Pragma in a macro, the _Pragma as the macro's definition spells it, as
    GCC reports it. */
-clang::SourceLocation pragmaDiagLoc(const clang::SourceManager &SM,
-                                    clang::SourceLocation Loc);
+clang::SourceLocation pragmaDiagLoc(const clang::SourceManager &SM, clang::SourceLocation Loc);
 
 /* Report TEXT at LOC (or at the expansion point of a macro location) with
    the compiler's own diagnostics. */

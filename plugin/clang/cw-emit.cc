@@ -18,14 +18,12 @@ namespace {
 /* Builds the tokens the plugin adds, all located at the pragma. */
 class TokenWriter {
 public:
-  TokenWriter(Preprocessor &PP, SourceLocation Loc,
-              llvm::SmallVectorImpl<Token> &Out)
+  TokenWriter(Preprocessor &PP, SourceLocation Loc, llvm::SmallVectorImpl<Token> &Out)
       : PP(PP), Loc(Loc), Out(Out) {}
 
   TokenWriter &punct(tok::TokenKind Kind) {
     Token Tok = start(Kind);
-    if (const char *Spelling = tok::getPunctuatorSpelling(Kind))
-      Tok.setLength(strlen(Spelling));
+    if (const char *Spelling = tok::getPunctuatorSpelling(Kind)) Tok.setLength(strlen(Spelling));
     Out.push_back(Tok);
     return *this;
   }
@@ -47,8 +45,7 @@ public:
       if (C == '"' || C == '\\')
         Quoted += '\\', Quoted += C;
       else if (C < 0x20 || C >= 0x7f)
-        Quoted += "\\" + llvm::utostr(C >> 6) + llvm::utostr((C >> 3) & 7) +
-                  llvm::utostr(C & 7);
+        Quoted += "\\" + llvm::utostr(C >> 6) + llvm::utostr((C >> 3) & 7) + llvm::utostr(C & 7);
       else
         Quoted += C;
     }
@@ -83,8 +80,7 @@ private:
 void writeCleanup(TokenWriter &W, llvm::StringRef Function, bool Unused) {
   W.word("__attribute__").punct(tok::l_paren).punct(tok::l_paren);
   W.word("__cleanup__").punct(tok::l_paren).word(Function).punct(tok::r_paren);
-  if (Unused)
-    W.punct(tok::comma).word("__unused__");
+  if (Unused) W.punct(tok::comma).word("__unused__");
   W.punct(tok::r_paren).punct(tok::r_paren);
 }
 
@@ -105,8 +101,7 @@ void writeSite(TokenWriter &W, const LangOptions &Lang, const SiteValues &Site,
   W.punct(tok::comma).string(Site.Window.label).punct(tok::comma);
   W.number(Site.Window.start).punct(tok::comma).number(Site.Window.count);
   W.punct(tok::comma).punct(tok::l_brace);
-  for (int I = 0; I < 4; I++)
-    writeNull(W, Lang).punct(I < 3 ? tok::comma : tok::r_brace);
+  for (int I = 0; I < 4; I++) writeNull(W, Lang).punct(I < 3 ? tok::comma : tok::r_brace);
   W.punct(tok::r_brace).punct(tok::semi);
 }
 
@@ -128,8 +123,8 @@ void writeSite(TokenWriter &W, const LangOptions &Lang, const SiteValues &Site,
          __cw_clang_loop_exit))) = cw_loop_enter_v2(&SITE);
 
    (/work/notes/constexpr.md, docs/limitations.md). */
-void writeLoopEnter(TokenWriter &W, const LangOptions &Lang,
-                    const SiteValues &Site, llvm::StringRef N) {
+void writeLoopEnter(TokenWriter &W, const LangOptions &Lang, const SiteValues &Site,
+                    llvm::StringRef N) {
   std::string SiteVar = ("__cw_site_" + N).str();
   std::string LoopVar = ("__cw_loop_" + N).str();
   std::string FnVar = ("__cw_fn_" + N).str();
@@ -140,8 +135,7 @@ void writeLoopEnter(TokenWriter &W, const LangOptions &Lang,
     W.word(FnVar).punct(tok::equal).word("__PRETTY_FUNCTION__");
     W.punct(tok::semi);
   } else {
-    writeSite(W, Lang, Site, SiteVar,
-              Lang.CPlusPlus ? "__PRETTY_FUNCTION__" : "__FUNCTION__");
+    writeSite(W, Lang, Site, SiteVar, Lang.CPlusPlus ? "__PRETTY_FUNCTION__" : "__FUNCTION__");
   }
   W.word("struct").word("cw_loop_v2").punct(tok::star).word(LoopVar);
   writeCleanup(W, "__cw_clang_loop_exit", false);
@@ -158,9 +152,7 @@ void writeLoopEnter(TokenWriter &W, const LangOptions &Lang,
   }
   W.word("cw_loop_enter_v2").punct(tok::l_paren);
   W.punct(tok::amp).word(SiteVar).punct(tok::r_paren).punct(tok::semi);
-  if (Lambda)
-    W.punct(tok::r_brace).punct(tok::l_paren).punct(tok::r_paren)
-        .punct(tok::semi);
+  if (Lambda) W.punct(tok::r_brace).punct(tok::l_paren).punct(tok::r_paren).punct(tok::semi);
 }
 
 } // namespace

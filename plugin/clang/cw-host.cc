@@ -29,16 +29,13 @@ namespace {
 /* Inside clang: load the plugin proper; without it the compile would go
    on unmarked, so a failure ends it. */
 __attribute__((constructor)) void loadCoreIntoClang() {
-  if (cw_host_is_gcc() || !cw_host_is_clang())
-    return;
+  if (cw_host_is_gcc() || !cw_host_is_clang()) return;
   char Dir[PATH_MAX], Core[PATH_MAX + 64];
   if (!cw_host_own_dir((const void *)&loadCoreIntoClang, Dir, sizeof Dir))
     snprintf(Dir, sizeof Dir, ".");
   snprintf(Core, sizeof Core, "%s/capture_window_clang_core.so", Dir);
-  if (dlopen(Core, RTLD_LAZY | RTLD_GLOBAL))
-    return;
-  fprintf(stderr, "error: capture_window_clang.so: cannot load its core: %s\n",
-          dlerror());
+  if (dlopen(Core, RTLD_LAZY | RTLD_GLOBAL)) return;
+  fprintf(stderr, "error: capture_window_clang.so: cannot load its core: %s\n", dlerror());
   fflush(stderr);
   _exit(1);
 }
@@ -54,13 +51,12 @@ CW_EXPORT int plugin_is_GPL_compatible;
    never the plugin for GCC, so the error names the one that is. */
 extern "C" CW_EXPORT int plugin_init(void *, void *) {
   char GccPlugin[PATH_MAX + 64];
-  cw_host_other_plugin((const void *)&plugin_init, "gcc", "capture_window.so",
-                       GccPlugin, sizeof GccPlugin);
+  cw_host_other_plugin((const void *)&plugin_init, "gcc", "capture_window.so", GccPlugin,
+                       sizeof GccPlugin);
   static const char Format[] =
       "capture_window_clang.so is the Clang plugin; for gcc use -fplugin=%s";
   /* GCC's error (const char *, ...), so the line reads like GCC's own. */
-  auto GccError = (void (*)(const char *, ...))dlsym(RTLD_DEFAULT,
-                                                     "_Z5errorPKcz");
+  auto GccError = (void (*)(const char *, ...))dlsym(RTLD_DEFAULT, "_Z5errorPKcz");
   if (GccError) {
     GccError(Format, GccPlugin);
   } else {

@@ -25,26 +25,20 @@ namespace cw_clang {
    before it.  Comments and directive lines count as nothing. */
 static bool nextIsEndOfFile(Preprocessor &PP) {
   auto *Current = static_cast<Lexer *>(PP.getCurrentLexer());
-  if (!Current || Current->isPragmaLexer())
-    return false;
+  if (!Current || Current->isPragmaLexer()) return false;
   const SourceManager &SM = PP.getSourceManager();
   FileID File = SM.getFileID(Current->getFileLoc());
   llvm::StringRef Text = SM.getBufferData(File);
   const char *At = Current->getBufferLocation();
-  if (At < Text.begin() || At > Text.end())
-    return false;
-  Lexer Raw(SM.getLocForStartOfFile(File), PP.getLangOpts(), Text.begin(), At,
-            Text.end());
+  if (At < Text.begin() || At > Text.end()) return false;
+  Lexer Raw(SM.getLocForStartOfFile(File), PP.getLangOpts(), Text.begin(), At, Text.end());
   Token Tok;
   bool InDirective = false;
   for (;;) {
     Raw.LexFromRawLexer(Tok);
-    if (Tok.is(tok::eof))
-      return true;
-    if (Tok.isAtStartOfLine())
-      InDirective = Tok.is(tok::hash);
-    if (!InDirective)
-      return false;
+    if (Tok.is(tok::eof)) return true;
+    if (Tok.isAtStartOfLine()) InDirective = Tok.is(tok::hash);
+    if (!InDirective) return false;
   }
 }
 
@@ -67,25 +61,21 @@ bool LoopReader::get(Token &Tok) {
    the parser's to report. */
 bool LoopReader::readParens(Tokens &Out) {
   Token Tok;
-  if (!get(Tok))
-    return false;
+  if (!get(Tok)) return false;
   Out.push_back(Tok);
   return Tok.is(tok::l_paren) && readClosing(Out, tok::l_paren, tok::r_paren, 1);
 }
 
 /* Out ends with '{': read through its '}'. */
-bool LoopReader::readBraces(Tokens &Out) {
-  return readClosing(Out, tok::l_brace, tok::r_brace, 1);
-}
+bool LoopReader::readBraces(Tokens &Out) { return readClosing(Out, tok::l_brace, tok::r_brace, 1); }
 
 /* DEPTH brackets OPEN are open: read through the CLOSE that closes the
    first. */
-bool LoopReader::readClosing(Tokens &Out, tok::TokenKind Open,
-                             tok::TokenKind Close, unsigned Depth) {
+bool LoopReader::readClosing(Tokens &Out, tok::TokenKind Open, tok::TokenKind Close,
+                             unsigned Depth) {
   Token Tok;
   while (Depth) {
-    if (!get(Tok))
-      return false;
+    if (!get(Tok)) return false;
     Out.push_back(Tok);
     if (Tok.is(Open))
       Depth++;
@@ -97,8 +87,7 @@ bool LoopReader::readClosing(Tokens &Out, tok::TokenKind Open,
 
 /* +1 for an opening bracket of any kind, -1 for a closing one. */
 static int bracketStep(const Token &Tok) {
-  if (Tok.isOneOf(tok::l_paren, tok::l_brace, tok::l_square))
-    return 1;
+  if (Tok.isOneOf(tok::l_paren, tok::l_brace, tok::l_square)) return 1;
   return Tok.isOneOf(tok::r_paren, tok::r_brace, tok::r_square) ? -1 : 0;
 }
 
@@ -108,16 +97,14 @@ static int bracketStep(const Token &Tok) {
 bool LoopReader::readUntilSemi(Tokens &Out, int Depth) {
   Token Tok;
   for (;;) {
-    if (!get(Tok))
-      return false;
+    if (!get(Tok)) return false;
     if (Depth == 0 && Tok.is(tok::r_brace)) {
       Peeked = Tok; /* a missing ';': the parser will say so */
       return true;
     }
     Out.push_back(Tok);
     Depth += bracketStep(Tok);
-    if (Depth == 0 && Tok.is(tok::semi))
-      return true;
+    if (Depth == 0 && Tok.is(tok::semi)) return true;
   }
 }
 
@@ -127,11 +114,9 @@ bool LoopReader::readOpenMPDirective(Tokens &Out, bool &IsSimd) {
   bool First = true;
   IsSimd = false;
   do {
-    if (!get(Tok))
-      return false;
+    if (!get(Tok)) return false;
     Out.push_back(Tok);
-    if (First && Tok.is(tok::identifier))
-      IsSimd = Tok.getIdentifierInfo()->getName() == "simd";
+    if (First && Tok.is(tok::identifier)) IsSimd = Tok.getIdentifierInfo()->getName() == "simd";
     First = false;
   } while (!Tok.is(tok::annot_pragma_openmp_end));
   return true;
@@ -141,13 +126,11 @@ bool LoopReader::readOpenMPDirective(Tokens &Out, bool &IsSimd) {
    if [!] consteval {...} [else STATEMENT], after the if. */
 bool LoopReader::readIf(Tokens &Out) {
   Token Tok;
-  if (!get(Tok))
-    return false;
+  if (!get(Tok)) return false;
   bool Consteval = false;
   if (Tok.is(tok::exclaim)) {
     Out.push_back(Tok);
-    if (!get(Tok))
-      return false;
+    if (!get(Tok)) return false;
   }
   if (Tok.isOneOf(tok::kw_constexpr, tok::kw_consteval)) {
     Consteval = Tok.is(tok::kw_consteval);
@@ -155,8 +138,7 @@ bool LoopReader::readIf(Tokens &Out) {
   } else {
     Peeked = Tok;
   }
-  if ((!Consteval && !readParens(Out)) || !readStatement(Out) || !get(Tok))
-    return false;
+  if ((!Consteval && !readParens(Out)) || !readStatement(Out) || !get(Tok)) return false;
   if (Tok.is(tok::kw_else)) {
     Out.push_back(Tok);
     return readStatement(Out);
@@ -168,35 +150,28 @@ bool LoopReader::readIf(Tokens &Out) {
 /* do STATEMENT while (...);, after the do. */
 bool LoopReader::readDo(Tokens &Out) {
   Token Tok;
-  if (!readStatement(Out) || !get(Tok))
-    return false;
+  if (!readStatement(Out) || !get(Tok)) return false;
   Out.push_back(Tok); /* while */
-  if (!readParens(Out))
-    return false;
+  if (!readParens(Out)) return false;
   return readUntilSemi(Out);
 }
 
 /* try {...} catch (...) {...}..., after the try. */
 bool LoopReader::readTry(Tokens &Out) {
   Token Tok;
-  if (!get(Tok))
-    return false;
+  if (!get(Tok)) return false;
   Out.push_back(Tok);
-  if (!Tok.is(tok::l_brace) || !readBraces(Out))
-    return false;
+  if (!Tok.is(tok::l_brace) || !readBraces(Out)) return false;
   for (;;) {
-    if (!get(Tok))
-      return true;
+    if (!get(Tok)) return true;
     if (!Tok.is(tok::kw_catch)) {
       Peeked = Tok;
       return true;
     }
     Out.push_back(Tok);
-    if (!readParens(Out) || !get(Tok))
-      return false;
+    if (!readParens(Out) || !get(Tok)) return false;
     Out.push_back(Tok);
-    if (!Tok.is(tok::l_brace) || !readBraces(Out))
-      return false;
+    if (!Tok.is(tok::l_brace) || !readBraces(Out)) return false;
   }
 }
 
@@ -204,8 +179,7 @@ bool LoopReader::readTry(Tokens &Out) {
    statement. */
 bool LoopReader::readLabelOrExpression(Tokens &Out) {
   Token Next;
-  if (!get(Next))
-    return false;
+  if (!get(Next)) return false;
   if (Next.is(tok::colon)) {
     Out.push_back(Next);
     return readStatement(Out);
@@ -222,8 +196,7 @@ bool LoopReader::readCaseLabel(Tokens &Out) {
   Token Tok;
   int Depth = 0, Conditionals = 0;
   for (;;) {
-    if (!get(Tok))
-      return false;
+    if (!get(Tok)) return false;
     Out.push_back(Tok);
     Depth += bracketStep(Tok);
     if (Depth == 0 && Tok.is(tok::question))
@@ -239,23 +212,20 @@ bool LoopReader::readCaseLabel(Tokens &Out) {
    expression statement that starts with a lambda. */
 bool LoopReader::readAttributesOrExpression(Tokens &Out) {
   Token Tok;
-  if (!get(Tok))
-    return false;
+  if (!get(Tok)) return false;
   if (!Tok.is(tok::l_square)) {
     Peeked = Tok;
     return readUntilSemi(Out, 1);
   }
   Out.push_back(Tok);
-  return readClosing(Out, tok::l_square, tok::r_square, 2) &&
-         readStatement(Out);
+  return readClosing(Out, tok::l_square, tok::r_square, 2) && readStatement(Out);
 }
 
 /* One statement, the body of a loop.  May leave the token after it in
    Peeked (looking for an else or a catch). */
 bool LoopReader::readStatement(Tokens &Out) {
   Token Tok;
-  if (!get(Tok))
-    return false;
+  if (!get(Tok)) return false;
   Out.push_back(Tok);
   switch (Tok.getKind()) {
   case tok::l_brace:
@@ -294,13 +264,11 @@ LoopReader::Start LoopReader::readUpToLoop() {
   Token Tok;
   bool OpenMP = false;
   for (;;) {
-    if (!get(Tok))
-      return EndOfFile;
+    if (!get(Tok)) return EndOfFile;
     if (Tok.is(tok::annot_pragma_openmp)) {
       Before.push_back(Tok);
       bool IsSimd;
-      if (!readOpenMPDirective(Before, IsSimd))
-        return EndOfFile;
+      if (!readOpenMPDirective(Before, IsSimd)) return EndOfFile;
       OpenMP |= !IsSimd;
       continue;
     }
@@ -309,8 +277,7 @@ LoopReader::Start LoopReader::readUpToLoop() {
       continue;
     }
     Keyword.push_back(Tok);
-    if (!Tok.isOneOf(tok::kw_for, tok::kw_while, tok::kw_do))
-      return NotALoop;
+    if (!Tok.isOneOf(tok::kw_for, tok::kw_while, tok::kw_do)) return NotALoop;
     return OpenMP ? OpenMPConstruct : Loop;
   }
 }
@@ -318,8 +285,7 @@ LoopReader::Start LoopReader::readUpToLoop() {
 bool LoopReader::readLoop() {
   if (Keyword[0].is(tok::kw_do)) {
     Token Tok;
-    if (!readStatement(Body) || !get(Tok))
-      return false;
+    if (!readStatement(Body) || !get(Tok)) return false;
     Tail.push_back(Tok);
     return Tok.is(tok::kw_while) && readParens(Tail) && readUntilSemi(Tail);
   }
@@ -327,11 +293,8 @@ bool LoopReader::readLoop() {
 }
 
 const char *LoopReader::loopKind() const {
-  if (Keyword.empty())
-    return "?";
-  return Keyword[0].is(tok::kw_do) ? "do"
-         : Keyword[0].is(tok::kw_while) ? "while"
-                                        : "for";
+  if (Keyword.empty()) return "?";
+  return Keyword[0].is(tok::kw_do) ? "do" : Keyword[0].is(tok::kw_while) ? "while" : "for";
 }
 
 void LoopReader::enter(Tokens &&Stream) {
@@ -339,8 +302,7 @@ void LoopReader::enter(Tokens &&Stream) {
     Stream.push_back(*Peeked);
     Peeked.reset();
   }
-  if (Stream.empty())
-    return;
+  if (Stream.empty()) return;
   /* The preprocessor keeps the array until the stream is read. */
   auto Owned = std::make_unique<Token[]>(Stream.size());
   std::copy(Stream.begin(), Stream.end(), Owned.get());

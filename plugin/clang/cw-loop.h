@@ -16,9 +16,9 @@ namespace cw_clang {
 
 /* The values the rewritten loop's site descriptor is built from. */
 struct SiteValues {
-  unsigned Id;           /* names __cw_site_Id, __cw_loop_Id, __cw_iter_Id */
-  std::string File;      /* presumed file of the pragma */
-  unsigned Line;         /* presumed line of the pragma */
+  unsigned Id;      /* names __cw_site_Id, __cw_loop_Id, __cw_iter_Id */
+  std::string File; /* presumed file of the pragma */
+  unsigned Line;    /* presumed line of the pragma */
   struct cw_loop_window Window;
 };
 
@@ -51,8 +51,8 @@ private:
   bool get(clang::Token &Tok);
   bool readParens(Tokens &Out);
   bool readBraces(Tokens &Out);
-  bool readClosing(Tokens &Out, clang::tok::TokenKind Open,
-                   clang::tok::TokenKind Close, unsigned Depth);
+  bool readClosing(Tokens &Out, clang::tok::TokenKind Open, clang::tok::TokenKind Close,
+                   unsigned Depth);
   bool readStatement(Tokens &Out);
   bool readIf(Tokens &Out);
   bool readDo(Tokens &Out);
@@ -66,11 +66,11 @@ private:
 
   clang::Preprocessor &PP;
   std::optional<clang::Token> Peeked; /* read one token too far */
-  Tokens Before;   /* other pragmas' annotation tokens */
-  Tokens Keyword;  /* for / while / do, or the token that is not a loop */
-  Tokens Header;   /* ( ... ) of for and while */
-  Tokens Body;     /* the body statement */
-  Tokens Tail;     /* while ( ... ) ; of a do loop */
+  Tokens Before;                      /* other pragmas' annotation tokens */
+  Tokens Keyword;                     /* for / while / do, or the token that is not a loop */
+  Tokens Header;                      /* ( ... ) of for and while */
+  Tokens Body;                        /* the body statement */
+  Tokens Tail;                        /* while ( ... ) ; of a do loop */
 };
 
 } // namespace cw_clang

@@ -13,22 +13,20 @@ using namespace clang;
 
 namespace cw_clang {
 
-void report(DiagnosticsEngine &Diags, DiagnosticsEngine::Level Level,
-            SourceLocation Loc, llvm::StringRef Text) {
+void report(DiagnosticsEngine &Diags, DiagnosticsEngine::Level Level, SourceLocation Loc,
+            llvm::StringRef Text) {
   /* A token from a macro is reported where the macro was used, as GCC
      does, not at the macro's definition. */
   if (Loc.isMacroID() && Diags.hasSourceManager())
     Loc = Diags.getSourceManager().getExpansionLoc(Loc);
   /* A note is dropped when the diagnostic before it was ignored; ours
      (the verbose note) may stand alone. */
-  if (Level == DiagnosticsEngine::Note)
-    Diags.setLastDiagnosticIgnored(false);
+  if (Level == DiagnosticsEngine::Note) Diags.setLastDiagnosticIgnored(false);
   Diags.Report(Loc, Diags.getCustomDiagID(Level, "%0")) << Text;
 }
 
 SourceLocation pragmaDiagLoc(const SourceManager &SM, SourceLocation Loc) {
-  if (!Loc.isMacroID())
-    return Loc;
+  if (!Loc.isMacroID()) return Loc;
   /* The pragma's tokens are lexed from _Pragma's string: their expansion
      range is the _Pragma(...) operator itself. */
   return SM.getSpellingLoc(SM.getImmediateExpansionRange(Loc).getBegin());
@@ -74,8 +72,7 @@ namespace {
 
 /* One token of the pragma line in the grammar's terms.  TEXT receives the
    spelling the grammar quotes; HAS_TEXT is false when there is none. */
-cw_token_kind classifyToken(Preprocessor &PP, const Token &Tok,
-                            std::string &Text, bool &HasText) {
+cw_token_kind classifyToken(Preprocessor &PP, const Token &Tok, std::string &Text, bool &HasText) {
   HasText = true;
   switch (Tok.getKind()) {
   case tok::l_paren:
@@ -114,8 +111,7 @@ cw_token_kind classifyToken(Preprocessor &PP, const Token &Tok,
 
 /* Read the rest of the pragma line into WINDOW.  On a mistake, report it
    at the offending token, skip the line and return false. */
-bool readArguments(Preprocessor &PP, SourceLocation PragmaLoc,
-                   cw_loop_window &Window) {
+bool readArguments(Preprocessor &PP, SourceLocation PragmaLoc, cw_loop_window &Window) {
   cw_pragma_parser Parser;
   const char *Err = nullptr;
   SourceLocation Loc = PragmaLoc;
@@ -128,16 +124,12 @@ bool readArguments(Preprocessor &PP, SourceLocation PragmaLoc,
     PP.Lex(Tok);
     cw_token_kind Kind = classifyToken(PP, Tok, Text, HasText);
     /* The end of the line has no useful location: keep the last token's. */
-    if (Kind != CW_TOKEN_END)
-      Loc = Tok.getLocation();
+    if (Kind != CW_TOKEN_END) Loc = Tok.getLocation();
     Err = cw_pragma_feed(&Parser, Kind, HasText ? Text.c_str() : nullptr);
-    if (Err || Kind == CW_TOKEN_END)
-      break;
+    if (Err || Kind == CW_TOKEN_END) break;
   }
-  while (!Tok.isOneOf(tok::eod, tok::eof))
-    PP.Lex(Tok);
-  if (!Err)
-    Err = cw_pragma_finish(&Parser, &Window);
+  while (!Tok.isOneOf(tok::eod, tok::eof)) PP.Lex(Tok);
+  if (!Err) Err = cw_pragma_finish(&Parser, &Window);
   if (Err) {
     report(PP.getDiagnostics(), DiagnosticsEngine::Error, Loc, Err);
     return false;
@@ -150,8 +142,7 @@ public:
   explicit CaptureWindowHandler(std::shared_ptr<UnitState> State)
       : PragmaHandler(CW_PRAGMA_NAME), State(std::move(State)) {}
 
-  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer,
-                    Token &NameTok) override;
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer Introducer, Token &NameTok) override;
 
 private:
   /* A pragma whose loop is being read ahead.  Reading ahead runs other
@@ -163,25 +154,20 @@ private:
     bool SawLoopKeyword;
   };
 
-  void instrumentLoop(Preprocessor &PP, SourceLocation PragmaLoc,
-                      const cw_loop_window &Window);
+  void instrumentLoop(Preprocessor &PP, SourceLocation PragmaLoc, const cw_loop_window &Window);
 
   std::shared_ptr<UnitState> State;
   std::vector<ReadAhead> Stack;
 };
 
-void CaptureWindowHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer,
-                                        Token &NameTok) {
-  SourceLocation PragmaLoc =
-      pragmaDiagLoc(PP.getSourceManager(), NameTok.getLocation());
+void CaptureWindowHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer, Token &NameTok) {
+  SourceLocation PragmaLoc = pragmaDiagLoc(PP.getSourceManager(), NameTok.getLocation());
   cw_loop_window Window;
 
-  if (!readArguments(PP, PragmaLoc, Window))
-    return;
+  if (!readArguments(PP, PragmaLoc, Window)) return;
   if (!Stack.empty() && !Stack.back().SawLoopKeyword) {
     DiagnosticsEngine &Diags = PP.getDiagnostics();
-    report(Diags, DiagnosticsEngine::Error, PragmaLoc,
-           cw_message(CW_MSG_TWO_PRAGMAS));
+    report(Diags, DiagnosticsEngine::Error, PragmaLoc, cw_message(CW_MSG_TWO_PRAGMAS));
     report(Diags, DiagnosticsEngine::Note, Stack.back().PragmaLoc,
            cw_message(CW_MSG_FIRST_PRAGMA_HERE));
     return;
@@ -192,8 +178,7 @@ void CaptureWindowHandler::HandlePragma(Preprocessor &PP, PragmaIntroducer,
 }
 
 /* PRAGMA_LOC: the pragma's name token (a macro location for _Pragma). */
-void CaptureWindowHandler::instrumentLoop(Preprocessor &PP,
-                                          SourceLocation PragmaLoc,
+void CaptureWindowHandler::instrumentLoop(Preprocessor &PP, SourceLocation PragmaLoc,
                                           const cw_loop_window &Window) {
   const SourceManager &SM = PP.getSourceManager();
   LoopReader Reader(PP);
@@ -206,8 +191,8 @@ void CaptureWindowHandler::instrumentLoop(Preprocessor &PP,
   case LoopReader::Loop:
     break;
   case LoopReader::OpenMPConstruct:
-    report(PP.getDiagnostics(), DiagnosticsEngine::Error,
-           pragmaDiagLoc(SM, PragmaLoc), cw_message(CW_MSG_OPENMP_LOOP));
+    report(PP.getDiagnostics(), DiagnosticsEngine::Error, pragmaDiagLoc(SM, PragmaLoc),
+           cw_message(CW_MSG_OPENMP_LOOP));
     Reader.enterUnchanged();
     return;
   case LoopReader::NotALoop:
@@ -239,8 +224,7 @@ void enterInstrumented(Preprocessor &PP, UnitState &State, LoopReader &Reader,
   Reader.enterRewritten(Site);
 }
 
-std::unique_ptr<PragmaHandler>
-createPragmaHandler(std::shared_ptr<UnitState> State) {
+std::unique_ptr<PragmaHandler> createPragmaHandler(std::shared_ptr<UnitState> State) {
   return std::make_unique<CaptureWindowHandler>(std::move(State));
 }
 

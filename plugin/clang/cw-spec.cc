@@ -35,23 +35,17 @@ namespace cw_clang {
 std::string loopKey(const SourceManager &SM, SourceLocation Loc) {
   SourceLocation Spelling = SM.getSpellingLoc(Loc);
   SourceLocation Expansion = SM.getExpansionLoc(Loc);
-  return SM.getFilename(Spelling).str() + ":" +
-         std::to_string(SM.getFileOffset(Spelling)) + "|" +
-         SM.getFilename(Expansion).str() + ":" +
-         std::to_string(SM.getFileOffset(Expansion));
+  return SM.getFilename(Spelling).str() + ":" + std::to_string(SM.getFileOffset(Spelling)) + "|" +
+         SM.getFilename(Expansion).str() + ":" + std::to_string(SM.getFileOffset(Expansion));
 }
 
 namespace {
 
 SourceLocation keywordLoc(const Stmt *S) {
-  if (const auto *For = dyn_cast<ForStmt>(S))
-    return For->getForLoc();
-  if (const auto *While = dyn_cast<WhileStmt>(S))
-    return While->getWhileLoc();
-  if (const auto *Do = dyn_cast<DoStmt>(S))
-    return Do->getDoLoc();
-  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-    return Range->getForLoc();
+  if (const auto *For = dyn_cast<ForStmt>(S)) return For->getForLoc();
+  if (const auto *While = dyn_cast<WhileStmt>(S)) return While->getWhileLoc();
+  if (const auto *Do = dyn_cast<DoStmt>(S)) return Do->getDoLoc();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) return Range->getForLoc();
   return SourceLocation();
 }
 
@@ -60,33 +54,26 @@ std::string qualifiedName(const FunctionDecl *F) {
   std::string Name = F->getIdentifier() ? F->getName().str() : "";
   for (const DeclContext *C = F->getDeclContext(); C; C = C->getParent())
     if (const auto *Scope = dyn_cast<NamedDecl>(C))
-      if (Scope->getIdentifier())
-        Name = Scope->getName().str() + "::" + Name;
+      if (Scope->getIdentifier()) Name = Scope->getName().str() + "::" + Name;
   return Name;
 }
 
 /* The loops of a body that no other loop of it holds; lambdas and blocks
    are functions of their own. */
 void outermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
-  if (!S)
-    return;
+  if (!S) return;
   if (keywordLoc(S).isValid()) {
     Out.push_back(S);
     return;
   }
-  if (isa<LambdaExpr>(S) || isa<BlockExpr>(S))
-    return;
-  for (const Stmt *Child : S->children())
-    outermostLoops(Child, Out);
+  if (isa<LambdaExpr>(S) || isa<BlockExpr>(S)) return;
+  for (const Stmt *Child : S->children()) outermostLoops(Child, Out);
 }
 
 Stmt *loopBody(Stmt *S) {
-  if (auto *For = dyn_cast<ForStmt>(S))
-    return For->getBody();
-  if (auto *While = dyn_cast<WhileStmt>(S))
-    return While->getBody();
-  if (auto *Do = dyn_cast<DoStmt>(S))
-    return Do->getBody();
+  if (auto *For = dyn_cast<ForStmt>(S)) return For->getBody();
+  if (auto *While = dyn_cast<WhileStmt>(S)) return While->getBody();
+  if (auto *Do = dyn_cast<DoStmt>(S)) return Do->getBody();
   return cast<CXXForRangeStmt>(S)->getBody();
 }
 
@@ -101,14 +88,12 @@ struct Jumps {
 };
 
 void countJumps(const Stmt *S, Jumps &J) {
-  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S))
-    return;
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S)) return;
   if (const auto *Goto = dyn_cast<GotoStmt>(S))
     J.Gotos[Goto->getLabel()]++;
   else if (const auto *Address = dyn_cast<AddrLabelExpr>(S))
     J.Forced.insert(Address->getLabel());
-  for (const Stmt *Child : S->children())
-    countJumps(Child, J);
+  for (const Stmt *Child : S->children()) countJumps(Child, J);
 }
 
 /* True if a case label of a switch around it, a goto from outside or a
@@ -118,16 +103,11 @@ bool bodyIsEnterable(const Stmt *S, const Jumps &Function) {
   Jumps Inside;
   std::vector<const LabelDecl *> Labels;
   bool Enterable = false;
-  std::function<void(const Stmt *, bool)> Scan = [&](const Stmt *T,
-                                                     bool InSwitch) {
-    if (!T || isa<LambdaExpr>(T) || isa<BlockExpr>(T))
-      return;
-    if (isa<SwitchCase>(T) && !InSwitch)
-      Enterable = true;
-    if (const auto *Label = dyn_cast<LabelStmt>(T))
-      Labels.push_back(Label->getDecl());
-    if (const auto *Goto = dyn_cast<GotoStmt>(T))
-      Inside.Gotos[Goto->getLabel()]++;
+  std::function<void(const Stmt *, bool)> Scan = [&](const Stmt *T, bool InSwitch) {
+    if (!T || isa<LambdaExpr>(T) || isa<BlockExpr>(T)) return;
+    if (isa<SwitchCase>(T) && !InSwitch) Enterable = true;
+    if (const auto *Label = dyn_cast<LabelStmt>(T)) Labels.push_back(Label->getDecl());
+    if (const auto *Goto = dyn_cast<GotoStmt>(T)) Inside.Gotos[Goto->getLabel()]++;
     const auto *Switch = dyn_cast<SwitchStmt>(T);
     for (const Stmt *Child : T->children())
       Scan(Child, InSwitch || (Switch && Child == Switch->getBody()));
@@ -135,8 +115,7 @@ bool bodyIsEnterable(const Stmt *S, const Jumps &Function) {
   Scan(S, false);
   for (const LabelDecl *L : Labels) {
     auto All = Function.Gotos.find(L);
-    if (Function.Forced.count(L) ||
-        (All != Function.Gotos.end() && All->second > Inside.Gotos[L]))
+    if (Function.Forced.count(L) || (All != Function.Gotos.end() && All->second > Inside.Gotos[L]))
       Enterable = true;
   }
   return Enterable;
@@ -145,11 +124,9 @@ bool bodyIsEnterable(const Stmt *S, const Jumps &Function) {
 /* Every loop of the body S of FUNCTION, for all-loops.  Not the loops of
    lambdas and blocks (their own functions) nor of OpenMP constructs (a
    rewritten loop would no longer be the construct's own). */
-void addAutoLoops(const SourceManager &SM, Stmt *S, const std::string &Function,
-                  const Jumps &J, UnitState &State) {
-  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S) ||
-      isa<OMPExecutableDirective>(S))
-    return;
+void addAutoLoops(const SourceManager &SM, Stmt *S, const std::string &Function, const Jumps &J,
+                  UnitState &State) {
+  if (!S || isa<LambdaExpr>(S) || isa<BlockExpr>(S) || isa<OMPExecutableDirective>(S)) return;
   SourceLocation Keyword = keywordLoc(S);
   if (Keyword.isValid()) {
     PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Keyword));
@@ -159,8 +136,7 @@ void addAutoLoops(const SourceManager &SM, Stmt *S, const std::string &Function,
     Loop.Label = Label;
     Loop.Enterable = bodyIsEnterable(loopBody(S), J);
   }
-  for (Stmt *Child : S->children())
-    addAutoLoops(SM, Child, Function, J, State);
+  for (Stmt *Child : S->children()) addAutoLoops(SM, Child, Function, J, State);
 }
 
 /* A function whose loops all-loops leaves alone: device code cannot call
@@ -171,8 +147,8 @@ bool allLoopsLeavesAlone(const FunctionDecl *F) {
          F->hasAttr<CUDAGlobalAttr>();
 }
 
-void addFunctionLoops(const SourceManager &SM, Stmt *Body,
-                      const std::string &Function, UnitState &State) {
+void addFunctionLoops(const SourceManager &SM, Stmt *Body, const std::string &Function,
+                      UnitState &State) {
   Jumps J;
   countJumps(Body, J);
   addAutoLoops(SM, Body, Function, J, State);
@@ -184,15 +160,13 @@ public:
       : SM(Context.getSourceManager()), State(State) {}
 
   bool VisitFunctionDecl(FunctionDecl *F) {
-    if (!F->doesThisDeclarationHaveABody())
-      return true;
+    if (!F->doesThisDeclarationHaveABody()) return true;
     if (State.AllLoops && !allLoopsLeavesAlone(F))
       addFunctionLoops(SM, F->getBody(), F->getNameAsString(), State);
     std::string Name = qualifiedName(F);
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
       cw_loop_arg &A = State.LoopArgs[K];
-      if (!cw_loop_spec_function_matches_v1(&A.spec, Name.c_str()))
-        continue;
+      if (!cw_loop_spec_function_matches_v1(&A.spec, Name.c_str())) continue;
       A.function_seen = 1;
       std::vector<const Stmt *> Loops;
       outermostLoops(F->getBody(), Loops);
@@ -209,15 +183,13 @@ public:
   /* A lambda's body is its call operator's; all-loops names it so. */
   bool VisitLambdaExpr(LambdaExpr *L) {
     if (State.AllLoops)
-      addFunctionLoops(SM, L->getBody(),
-                       L->getCallOperator()->getNameAsString(), State);
+      addFunctionLoops(SM, L->getBody(), L->getCallOperator()->getNameAsString(), State);
     return true;
   }
 
   bool VisitStmt(Stmt *S) {
     SourceLocation Keyword = keywordLoc(S);
-    if (Keyword.isInvalid())
-      return true;
+    if (Keyword.isInvalid()) return true;
     PresumedLoc Where = SM.getPresumedLoc(SM.getExpansionLoc(Keyword));
     for (unsigned K = 0; K < State.LoopArgs.size(); K++) {
       const cw_loop_spec &Spec = State.LoopArgs[K].spec;
@@ -237,9 +209,7 @@ private:
     else if (It->second.What == SpecHit::Mark && It->second.Arg != K)
       It->second = {SpecHit::Twice, K, It->second.Arg};
   }
-  void hit(const Stmt *Loop, SpecHit Hit) {
-    State.SpecLoops[loopKey(SM, keywordLoc(Loop))] = Hit;
-  }
+  void hit(const Stmt *Loop, SpecHit Hit) { State.SpecLoops[loopKey(SM, keywordLoc(Loop))] = Hit; }
 
   const SourceManager &SM;
   UnitState &State;
@@ -249,8 +219,7 @@ class FindLoopsConsumer : public ASTConsumer {
 public:
   explicit FindLoopsConsumer(UnitState &State) : State(State) {}
   void HandleTranslationUnit(ASTContext &Context) override {
-    FindLoops(Context, State)
-        .TraverseDecl(Context.getTranslationUnitDecl());
+    FindLoops(Context, State).TraverseDecl(Context.getTranslationUnitDecl());
   }
 
 private:
@@ -262,8 +231,7 @@ public:
   explicit FindLoopsAction(UnitState &State) : State(State) {}
 
 protected:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 llvm::StringRef) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
     return std::make_unique<FindLoopsConsumer>(State);
   }
 
@@ -271,10 +239,8 @@ private:
   UnitState &State;
 };
 
-void error(Preprocessor &PP, cw_loop_arg &A, SourceLocation Loc,
-           const char *Text) {
-  if (A.reported)
-    return;
+void error(Preprocessor &PP, cw_loop_arg &A, SourceLocation Loc, const char *Text) {
+  if (A.reported) return;
   A.reported = 1;
   report(PP.getDiagnostics(), DiagnosticsEngine::Error, Loc, Text);
 }
@@ -282,8 +248,7 @@ void error(Preprocessor &PP, cw_loop_arg &A, SourceLocation Loc,
 /* The parser is about to get TOK, a loop keyword the pre-parse found
    named by a spec.  Rewrite the loop and hand the parser its first token
    in TOK's place, or say why not. */
-void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
-                   const SpecHit &Hit) {
+void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok, const SpecHit &Hit) {
   cw_loop_arg &A = State.LoopArgs[Hit.Arg];
   char Text[1024];
   A.matched = 1;
@@ -294,8 +259,7 @@ void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
   case SpecHit::SecondOutermost: {
     bool First = !A.reported;
     error(PP, A, Tok.getLocation(),
-          cw_format_loop_ambiguous(Text, sizeof Text, A.given,
-                                   A.spec.target));
+          cw_format_loop_ambiguous(Text, sizeof Text, A.given, A.spec.target));
     auto Seen = State.FirstOutermostSeen.find(A.given);
     if (First && Seen != State.FirstOutermostSeen.end())
       report(PP.getDiagnostics(), DiagnosticsEngine::Note, Seen->second,
@@ -305,19 +269,17 @@ void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
   case SpecHit::Twice:
     State.LoopArgs[Hit.Other].matched = 1;
     error(PP, A, Tok.getLocation(),
-          cw_format_loop_marked_twice(Text, sizeof Text, A.given,
-                                      State.LoopArgs[Hit.Other].given));
+          cw_format_loop_marked_twice(Text, sizeof Text, A.given, State.LoopArgs[Hit.Other].given));
     return;
   case SpecHit::Mark:
     break;
   }
   if (State.PragmaAwaitingLoop.isValid()) {
     bool First = !A.reported;
-    error(PP, A, Tok.getLocation(),
-          cw_format_loop_has_pragma(Text, sizeof Text, A.given));
+    error(PP, A, Tok.getLocation(), cw_format_loop_has_pragma(Text, sizeof Text, A.given));
     if (First)
-      report(PP.getDiagnostics(), DiagnosticsEngine::Note,
-             State.PragmaAwaitingLoop, cw_message(CW_MSG_PRAGMA_HERE));
+      report(PP.getDiagnostics(), DiagnosticsEngine::Note, State.PragmaAwaitingLoop,
+             cw_message(CW_MSG_PRAGMA_HERE));
     return;
   }
   LoopReader Reader(PP);
@@ -331,10 +293,8 @@ void onLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
 
 /* The parser is about to get TOK, the keyword of LOOP, which all-loops
    marks unless a pragma does or its body can be entered from outside. */
-void onAutoLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok,
-                       const AutoLoop &Loop) {
-  if (State.PragmaAwaitingLoop.isValid())
-    return; /* the pragma's arguments */
+void onAutoLoopKeyword(Preprocessor &PP, UnitState &State, Token &Tok, const AutoLoop &Loop) {
+  if (State.PragmaAwaitingLoop.isValid()) return; /* the pragma's arguments */
   if (Loop.Enterable) {
     char Text[256];
     if (State.Verbose)
@@ -363,8 +323,8 @@ void findSpecLoops(CompilerInstance &CI, UnitState &State) {
   Front.AddPluginActions.clear();
   Front.OutputFile.clear();
   Invocation->getDependencyOutputOpts() = DependencyOutputOptions();
-  std::unique_ptr<CompilerInstance> Pre = newCompilerInstance(
-      CI, std::move(Invocation), new IgnoringDiagConsumer());
+  std::unique_ptr<CompilerInstance> Pre =
+      newCompilerInstance(CI, std::move(Invocation), new IgnoringDiagConsumer());
   FindLoopsAction Action(State);
   Pre->ExecuteAction(Action);
 }
@@ -374,8 +334,7 @@ void watchSpecLoops(Preprocessor &PP, std::shared_ptr<UnitState> State) {
      may name a loop inside a marked loop's body). */
   PP.setPreprocessToken(true);
   PP.setTokenWatcher([&PP, State](const Token &Tok) {
-    if (!Tok.isOneOf(tok::kw_for, tok::kw_while, tok::kw_do))
-      return;
+    if (!Tok.isOneOf(tok::kw_for, tok::kw_while, tok::kw_do)) return;
     std::string Key = loopKey(PP.getSourceManager(), Tok.getLocation());
     auto It = State->SpecLoops.find(Key);
     auto Auto = State->AutoLoops.find(Key);

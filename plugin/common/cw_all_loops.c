@@ -5,28 +5,20 @@
 #include <string.h>
 
 /* A decimal integer in [MIN, CW_VALUE_MAX] filling [s, end). */
-static int parse_bounded(const char *s, const char *end, long long min,
-                         long long *out)
-{
+static int parse_bounded(const char *s, const char *end, long long min, long long *out) {
   long long v = 0;
-  if (s == end)
-    return 0;
+  if (s == end) return 0;
   for (; s < end; s++) {
-    if (*s < '0' || *s > '9')
-      return 0;
+    if (*s < '0' || *s > '9') return 0;
     v = v * 10 + (*s - '0');
-    if (v > CW_VALUE_MAX)
-      return 0;
+    if (v > CW_VALUE_MAX) return 0;
   }
-  if (v < min)
-    return 0;
+  if (v < min) return 0;
   *out = v;
   return 1;
 }
 
-int cw_parse_all_loops_value(const char *value, long long *start,
-                             long long *count)
-{
+int cw_parse_all_loops_value(const char *value, long long *start, long long *count) {
   if (!value) {
     *start = CW_ALL_LOOPS_DEFAULT_START;
     *count = CW_ALL_LOOPS_DEFAULT_COUNT;
@@ -39,19 +31,14 @@ int cw_parse_all_loops_value(const char *value, long long *start,
 
 /* C may stand in a label: the label rule (capture_window/loop_spec.h)
    on the one-character label C. */
-static int is_label_char(char c)
-{
-  return cw_label_is_valid_v1(&c, 1);
-}
+static int is_label_char(char c) { return cw_label_is_valid_v1(&c, 1); }
 
-void cw_auto_label(char *out, const char *function, unsigned line)
-{
+void cw_auto_label(char *out, const char *function, unsigned line) {
   char suffix[16];
   int n = snprintf(suffix, sizeof suffix, ".%u", line);
   size_t room = CW_LABEL_MAX - (size_t)n, len = 0;
 
-  if (!function || !*function)
-    function = "loop";
+  if (!function || !*function) function = "loop";
   for (const char *c = function; *c && len < room; c++) {
     if (is_label_char(*c))
       out[len++] = *c;

@@ -28,8 +28,7 @@ extern "C" {
 /* Parse "START:COUNT" (decimal, START in [0, CW_VALUE_MAX], COUNT in
    [1, CW_VALUE_MAX]).  NULL VALUE gives the default window.  Returns 1 and
    fills *START, *COUNT, or 0 for a bad value. */
-int cw_parse_all_loops_value(const char *value, long long *start,
-                             long long *count);
+int cw_parse_all_loops_value(const char *value, long long *start, long long *count);
 
 /* Write the label of a loop at LINE in FUNCTION (NULL or empty: "loop")
    into OUT, which holds CW_LABEL_MAX + 1 characters. */

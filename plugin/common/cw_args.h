@@ -48,49 +48,43 @@ extern const struct cw_argument cw_arguments[CW_ARG_COUNT_];
 /* The argument KEY is for DOOR, or NULL.  HAS_VALUE: '=VALUE' was given
    (an argument of no value form takes none; the others judge their
    values themselves: a missing SPEC is a bad SPEC). */
-const struct cw_argument *cw_find_argument(enum cw_door door, const char *key,
-                                           int has_value);
+const struct cw_argument *cw_find_argument(enum cw_door door, const char *key, int has_value);
 
 /* "'-fplugin-arg-PLUGIN-verbose', ... and
    '-fplugin-arg-PLUGIN-loop-optional=SPEC'": the arguments DOOR takes. */
-const char *cw_format_argument_list(char *buf, size_t size, enum cw_door door,
-                                    const char *plugin);
+const char *cw_format_argument_list(char *buf, size_t size, enum cw_door door, const char *plugin);
 
 /* "unknown argument '-fplugin-arg-PLUGIN-KEY[=VALUE]' for plugin PLUGIN
    (the arguments are LIST)", LIST the arguments DOOR takes; VALUE NULL
    when no '=' was given. */
-const char *cw_format_unknown_argument(char *buf, size_t size,
-                                       enum cw_door door, const char *plugin,
-                                       const char *key, const char *value);
+const char *cw_format_unknown_argument(char *buf, size_t size, enum cw_door door,
+                                       const char *plugin, const char *key, const char *value);
 
 /* "Instrument loops marked with ...\nArguments:\n  ARG  HELP\n..." for
    DOOR's help text. */
-const char *cw_format_argument_help(char *buf, size_t size, enum cw_door door,
-                                    const char *plugin);
+const char *cw_format_argument_help(char *buf, size_t size, enum cw_door door, const char *plugin);
 
 /* One loop=SPEC or loop-optional=SPEC (or the rewriter's --loop SPEC):
    zero-edit marking. */
 struct cw_loop_arg {
   struct cw_loop_spec spec;
   char given[CW_LOOP_SPEC_TARGET_MAX + 512]; /* as written, for messages */
-  int optional;      /* loop-optional: no error when it matches nothing */
-  int matched;       /* it marked a loop (or was reported trying) */
-  int function_seen; /* FUNCTION: a function so named was seen */
-  int reported;      /* an error about it was issued: say it once */
+  int optional;                              /* loop-optional: no error when it matches nothing */
+  int matched;                               /* it marked a loop (or was reported trying) */
+  int function_seen;                         /* FUNCTION: a function so named was seen */
+  int reported;                              /* an error about it was issued: say it once */
 };
 
 /* Parse SPEC, given as OPTION (e.g. "-fplugin-arg-capture_window-loop")
    then SEP ("=" or " ") then SPEC, into *A (cleared first).  NULL when it
    parses; else the bad-value message, formatted into MSG. */
-const char *cw_loop_arg_parse(struct cw_loop_arg *a, const char *option,
-                              const char *sep, const char *spec, int optional,
-                              char *msg, size_t size);
+const char *cw_loop_arg_parse(struct cw_loop_arg *a, const char *option, const char *sep,
+                              const char *spec, int optional, char *msg, size_t size);
 
 /* At the end of a unit: the "'GIVEN' matches no loop in this unit
    (because ...)" error for A, into BUF; NULL when there is none to give
    (it matched, is optional, or was reported). */
-const char *cw_format_loop_arg_unmatched(char *buf, size_t size,
-                                         const struct cw_loop_arg *a);
+const char *cw_format_loop_arg_unmatched(char *buf, size_t size, const struct cw_loop_arg *a);
 
 #ifdef __cplusplus
 }

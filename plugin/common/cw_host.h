@@ -19,8 +19,7 @@
 #include <unistd.h> /* readlink */
 
 /* GCC's cc1, cc1plus and lto1 export their plugin API. */
-static inline int cw_host_is_gcc(void)
-{
+static inline int cw_host_is_gcc(void) {
   return dlsym(RTLD_DEFAULT, "plugin_default_version_check") != NULL;
 }
 
@@ -28,20 +27,17 @@ static inline int cw_host_is_gcc(void)
    llvm::Registry<clang::PluginASTAction>::add_node (LLVM 23 made Registry
    variadic, which changed its mangled name); failing that, a program
    named clang* (a newer LLVM may rename it again). */
-static inline int cw_host_is_clang(void)
-{
+static inline int cw_host_is_clang(void) {
   static const char *const registry[] = {
-    "_ZN4llvm8RegistryIN5clang15PluginASTActionEE8add_nodeEPNS3_4nodeE",
-    "_ZN4llvm8RegistryIN5clang15PluginASTActionEJEE8add_nodeEPNS3_4nodeE",
+      "_ZN4llvm8RegistryIN5clang15PluginASTActionEE8add_nodeEPNS3_4nodeE",
+      "_ZN4llvm8RegistryIN5clang15PluginASTActionEJEE8add_nodeEPNS3_4nodeE",
   };
   char exe[PATH_MAX];
   ssize_t n;
   for (size_t k = 0; k < sizeof registry / sizeof *registry; k++)
-    if (dlsym(RTLD_DEFAULT, registry[k]))
-      return 1;
+    if (dlsym(RTLD_DEFAULT, registry[k])) return 1;
   n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return 0;
+  if (n <= 0) return 0;
   exe[n] = '\0';
   const char *base = strrchr(exe, '/');
   return strncmp(base ? base + 1 : exe, "clang", 5) == 0;
@@ -49,11 +45,9 @@ static inline int cw_host_is_clang(void)
 
 /* The folder of the file that holds SELF (a function of it) into DIR:
    the path the compiler was given, so relative if that was. */
-static inline int cw_host_own_dir(const void *self, char *dir, size_t size)
-{
+static inline int cw_host_own_dir(const void *self, char *dir, size_t size) {
   Dl_info info;
-  if (!dladdr(self, &info) || !info.dli_fname)
-    return 0;
+  if (!dladdr(self, &info) || !info.dli_fname) return 0;
   const char *slash = strrchr(info.dli_fname, '/');
   if (slash)
     snprintf(dir, size, "%.*s", (int)(slash - info.dli_fname), info.dli_fname);
@@ -66,10 +60,8 @@ static inline int cw_host_own_dir(const void *self, char *dir, size_t size)
    when it lies beside the file that holds SELF (an installed
    lib/capture-window/) or in the build tree's plugin/SUBDIR/; otherwise
    "PATH/NAME". */
-static inline void cw_host_other_plugin(const void *self, const char *subdir,
-                                        const char *name, char *out,
-                                        size_t size)
-{
+static inline void cw_host_other_plugin(const void *self, const char *subdir, const char *name,
+                                        char *out, size_t size) {
   char dir[PATH_MAX], beside[PATH_MAX + 64], in_build[PATH_MAX + 64];
   char real[PATH_MAX];
   if (cw_host_own_dir(self, dir, sizeof dir)) {

@@ -36,47 +36,42 @@ const char *cw_message(enum cw_message_id id);
 const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label);
 
 /* "bad value 'VALUE' for '-fplugin-arg-PLUGIN-all-loops' (expected ...)" */
-const char *cw_format_bad_all_loops(char *buf, size_t size,
-                                    const char *plugin, const char *value);
+const char *cw_format_bad_all_loops(char *buf, size_t size, const char *plugin, const char *value);
 
 /* Zero-edit marking (capture_window/loop_spec.h).  GIVEN is the argument as the user
    wrote it: "-fplugin-arg-capture_window-loop=train.c:42", "--loop ...". */
 
 /* "bad value 'SPEC' for 'OPTION': REASON (expected ...)" */
-const char *cw_format_bad_loop_spec(char *buf, size_t size, const char *option,
-                                    const char *spec, const char *reason);
+const char *cw_format_bad_loop_spec(char *buf, size_t size, const char *option, const char *spec,
+                                    const char *reason);
 
 enum cw_unmatched {
-  CW_UNMATCHED_NO_LOOP,        /* FILE:LINE: no loop keyword there */
-  CW_UNMATCHED_NO_FUNCTION,    /* FUNCTION: no such function defined */
+  CW_UNMATCHED_NO_LOOP,            /* FILE:LINE: no loop keyword there */
+  CW_UNMATCHED_NO_FUNCTION,        /* FUNCTION: no such function defined */
   CW_UNMATCHED_NO_LOOP_IN_FUNCTION /* FUNCTION: defined, without a loop */
 };
 
 /* "capture_window: 'GIVEN' matches no loop in this unit (...)"; a front
    door asks cw_format_loop_arg_unmatched (cw_args.h), which picks WHY. */
 const char *cw_format_loop_unmatched(char *buf, size_t size, const char *given,
-                                     enum cw_unmatched why, const char *target,
-                                     unsigned line);
+                                     enum cw_unmatched why, const char *target, unsigned line);
 
 /* Error at a second outermost loop of FUNCTION (a note at the first). */
 const char *cw_format_loop_ambiguous(char *buf, size_t size, const char *given,
                                      const char *function);
 
 /* Error at a loop that also has a pragma (CW_MSG_PRAGMA_HERE at it). */
-const char *cw_format_loop_has_pragma(char *buf, size_t size,
-                                      const char *given);
+const char *cw_format_loop_has_pragma(char *buf, size_t size, const char *given);
 
 /* Error at a loop two arguments mark. */
-const char *cw_format_loop_marked_twice(char *buf, size_t size,
-                                        const char *given,
+const char *cw_format_loop_marked_twice(char *buf, size_t size, const char *given,
                                         const char *other);
 
 /* The verbose note for one instrumented loop.  LOOP_KIND is "for",
    "while" or "do"; FILE and LINE are the pragma's. */
-const char *cw_format_loop_note(char *buf, size_t size, const char *loop_kind,
-                                const char *label, long long start,
-                                long long count, const char *file,
-                                unsigned line, const char *function);
+const char *cw_format_loop_note(char *buf, size_t size, const char *loop_kind, const char *label,
+                                long long start, long long count, const char *file, unsigned line,
+                                const char *function);
 
 #ifdef __cplusplus
 }

@@ -22,17 +22,14 @@ enum state {
   S_FAILED       /* an error was returned */
 };
 
-void cw_pragma_init(struct cw_pragma_parser *p)
-{
+void cw_pragma_init(struct cw_pragma_parser *p) {
   memset(p, 0, sizeof *p);
   p->state = S_OPEN;
   strcpy(p->value.label, CW_DEFAULT_LABEL);
 }
 
 /* How a token is named in "got ..." parts of messages. */
-static void describe(char *buf, size_t size, enum cw_token_kind kind,
-                     const char *text)
-{
+static void describe(char *buf, size_t size, enum cw_token_kind kind, const char *text) {
   static const char *const punct[] = {"'('", "')'", "','", "'-'"};
   switch (kind) {
   case CW_TOKEN_OPEN:
@@ -60,45 +57,36 @@ static void describe(char *buf, size_t size, enum cw_token_kind kind,
   }
 }
 
-static const char *fail(struct cw_pragma_parser *p, const char *fmt,
-                        const char *a, const char *b)
-{
+static const char *fail(struct cw_pragma_parser *p, const char *fmt, const char *a, const char *b) {
   snprintf(p->message, sizeof p->message, fmt, a, b);
   p->state = S_FAILED;
   return p->message;
 }
 
-static const char *fail_expected(struct cw_pragma_parser *p,
-                                 enum cw_token_kind kind, const char *text)
-{
+static const char *fail_expected(struct cw_pragma_parser *p, enum cw_token_kind kind,
+                                 const char *text) {
   char got[80];
   describe(got, sizeof got, kind, text);
   return fail(p, "expected '%s', got %s", CW_PRAGMA_FORM, got);
 }
 
-static int digit_value(int c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
+static int digit_value(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return 99;
 }
 
 /* Parse a C/C++ integer literal (decimal, 0x, 0b, octal, ' separators,
    u/l/ll/z suffixes).  Returns 0 on success, -1 if TEXT is not an integer
    literal, 1 if its value exceeds CW_VALUE_MAX. */
-static int parse_integer(const char *text, long long *out)
-{
+static int parse_integer(const char *text, long long *out) {
   const char *s = text;
   unsigned base = 10;
   unsigned long long v = 0;
   int digits = 0, too_big = 0;
 
-  if (!s || !*s)
-    return -1;
+  if (!s || !*s) return -1;
   if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
     base = 16, s += 2;
   else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
@@ -107,19 +95,16 @@ static int parse_integer(const char *text, long long *out)
     base = 8;
   for (; *s; s++) {
     unsigned d;
-    if (*s == '\'' && digits)
-      continue;
+    if (*s == '\'' && digits) continue;
     d = (unsigned)digit_value((unsigned char)*s);
-    if (d >= base)
-      break;
+    if (d >= base) break;
     digits++;
     if (v > ((unsigned long long)CW_VALUE_MAX - d) / base)
       too_big = 1;
     else
       v = v * base + d;
   }
-  if (!digits)
-    return -1;
+  if (!digits) return -1;
   /* Suffix: any order of one u and one l/ll/z, nothing else. */
   {
     int u = 0, l = 0;
@@ -134,16 +119,14 @@ static int parse_integer(const char *text, long long *out)
         return -1;
     }
   }
-  if (too_big)
-    return 1;
+  if (too_big) return 1;
   *out = (long long)v;
   return 0;
 }
 
 /* START or COUNT: a NUMBER token (after an optional '-'). */
-static const char *take_value(struct cw_pragma_parser *p, int is_count,
-                              enum cw_token_kind kind, const char *text)
-{
+static const char *take_value(struct cw_pragma_parser *p, int is_count, enum cw_token_kind kind,
+                              const char *text) {
   const char *name = is_count ? "COUNT" : "START";
   const char *bound = is_count ? "1" : "0";
   char got[80], shown[84];
@@ -152,8 +135,7 @@ static const char *take_value(struct cw_pragma_parser *p, int is_count,
 
   describe(got, sizeof got, kind, text);
   snprintf(shown, sizeof shown, "%s%s", p->negative ? "-" : "", got);
-  if (kind == CW_TOKEN_NUMBER)
-    rc = parse_integer(text, &v);
+  if (kind == CW_TOKEN_NUMBER) rc = parse_integer(text, &v);
   if (rc == 1 && !p->negative) {
     snprintf(p->message, sizeof p->message,
              "capture_window %s must be an integer from %s to %lld, got %s", name, bound,
@@ -162,8 +144,8 @@ static const char *take_value(struct cw_pragma_parser *p, int is_count,
     return p->message;
   }
   if (rc != 0 || p->negative || v < (is_count ? 1 : 0)) {
-    snprintf(p->message, sizeof p->message,
-             "capture_window %s must be an integer >= %s, got %s", name, bound, shown);
+    snprintf(p->message, sizeof p->message, "capture_window %s must be an integer >= %s, got %s",
+             name, bound, shown);
     p->state = S_FAILED;
     return p->message;
   }
@@ -175,19 +157,17 @@ static const char *take_value(struct cw_pragma_parser *p, int is_count,
   return NULL;
 }
 
-static const char *take_label(struct cw_pragma_parser *p,
-                              enum cw_token_kind kind, const char *text)
-{
+static const char *take_label(struct cw_pragma_parser *p, enum cw_token_kind kind,
+                              const char *text) {
   char got[80];
   if (kind != CW_TOKEN_STRING) {
     describe(got, sizeof got, kind, text);
-    return fail(p, "capture_window LABEL must be a string literal such as \"eval\", got %s",
-                got, "");
+    return fail(p, "capture_window LABEL must be a string literal such as \"eval\", got %s", got,
+                "");
   }
   if (!cw_label_is_valid_v1(text, strlen(text))) {
     char shown[72];
-    snprintf(shown, sizeof shown, "%.64s%s", text,
-             strlen(text) > 64 ? "..." : "");
+    snprintf(shown, sizeof shown, "%.64s%s", text, strlen(text) > 64 ? "..." : "");
     return fail(p,
                 "capture_window LABEL \"%s\" is invalid: use 1-63 characters of "
                 "[A-Za-z0-9_.-]%s",
@@ -198,42 +178,35 @@ static const char *take_label(struct cw_pragma_parser *p,
 }
 
 /* S_START, S_COUNT: [-]NUMBER. */
-static const char *feed_value(struct cw_pragma_parser *p,
-                              enum cw_token_kind kind, const char *text)
-{
+static const char *feed_value(struct cw_pragma_parser *p, enum cw_token_kind kind,
+                              const char *text) {
   if (kind == CW_TOKEN_MINUS && !p->negative) {
     p->negative = 1;
     return NULL;
   }
-  if (kind == CW_TOKEN_CLOSE || kind == CW_TOKEN_END ||
-      kind == CW_TOKEN_COMMA)
+  if (kind == CW_TOKEN_CLOSE || kind == CW_TOKEN_END || kind == CW_TOKEN_COMMA)
     return fail(p, "expected '%s': %s is missing", CW_PRAGMA_FORM,
                 p->state == S_START ? "START" : "COUNT");
-  if (take_value(p, p->state == S_COUNT, kind, text))
-    return p->message;
+  if (take_value(p, p->state == S_COUNT, kind, text)) return p->message;
   p->state = p->state == S_START ? S_AFTER_START : S_AFTER_COUNT;
   return NULL;
 }
 
 /* S_AFTER_START: the comma before COUNT. */
-static const char *feed_after_start(struct cw_pragma_parser *p,
-                                    enum cw_token_kind kind, const char *text)
-{
+static const char *feed_after_start(struct cw_pragma_parser *p, enum cw_token_kind kind,
+                                    const char *text) {
   if (kind == CW_TOKEN_COMMA) {
     p->state = S_COUNT;
     return NULL;
   }
-  if (kind == CW_TOKEN_CLOSE)
-    return fail(p, "expected '%s': COUNT is missing", CW_PRAGMA_FORM, "");
+  if (kind == CW_TOKEN_CLOSE) return fail(p, "expected '%s': COUNT is missing", CW_PRAGMA_FORM, "");
   return fail_expected(p, kind, text);
 }
 
 /* S_AFTER_COUNT, S_AFTER_LABEL: the closing parenthesis, or the comma
    before LABEL. */
-static const char *feed_after_arguments(struct cw_pragma_parser *p,
-                                        enum cw_token_kind kind,
-                                        const char *text)
-{
+static const char *feed_after_arguments(struct cw_pragma_parser *p, enum cw_token_kind kind,
+                                        const char *text) {
   if (kind == CW_TOKEN_CLOSE) {
     p->state = S_END;
     return NULL;
@@ -243,32 +216,25 @@ static const char *feed_after_arguments(struct cw_pragma_parser *p,
     return NULL;
   }
   if (kind == CW_TOKEN_COMMA)
-    return fail(p, "expected '%s': too many arguments", CW_PRAGMA_FORM,
-                "");
+    return fail(p, "expected '%s': too many arguments", CW_PRAGMA_FORM, "");
   return fail_expected(p, kind, text);
 }
 
 /* S_END: the end of the line. */
-static const char *feed_end(struct cw_pragma_parser *p,
-                            enum cw_token_kind kind, const char *text)
-{
+static const char *feed_end(struct cw_pragma_parser *p, enum cw_token_kind kind, const char *text) {
   char got[80];
   if (kind == CW_TOKEN_END) {
     p->state = S_DONE;
     return NULL;
   }
   describe(got, sizeof got, kind, text);
-  return fail(p, "expected end of line after '%s', got %s", CW_PRAGMA_FORM,
-              got);
+  return fail(p, "expected end of line after '%s', got %s", CW_PRAGMA_FORM, got);
 }
 
-const char *cw_pragma_feed(struct cw_pragma_parser *p,
-                           enum cw_token_kind kind, const char *text)
-{
+const char *cw_pragma_feed(struct cw_pragma_parser *p, enum cw_token_kind kind, const char *text) {
   switch (p->state) {
   case S_OPEN:
-    if (kind != CW_TOKEN_OPEN)
-      return fail_expected(p, kind, text);
+    if (kind != CW_TOKEN_OPEN) return fail_expected(p, kind, text);
     p->state = S_START;
     return NULL;
 
@@ -284,8 +250,7 @@ const char *cw_pragma_feed(struct cw_pragma_parser *p,
     return feed_after_arguments(p, kind, text);
 
   case S_LABEL:
-    if (take_label(p, kind, text))
-      return p->message;
+    if (take_label(p, kind, text)) return p->message;
     p->state = S_AFTER_LABEL;
     return NULL;
 
@@ -301,10 +266,8 @@ const char *cw_pragma_feed(struct cw_pragma_parser *p,
   }
 }
 
-const char *cw_pragma_finish(struct cw_pragma_parser *p, struct cw_loop_window *out)
-{
-  if (p->state == S_FAILED)
-    return p->message;
+const char *cw_pragma_finish(struct cw_pragma_parser *p, struct cw_loop_window *out) {
+  if (p->state == S_FAILED) return p->message;
   if (p->state != S_DONE) {
     snprintf(p->message, sizeof p->message, "expected '%s'", CW_PRAGMA_FORM);
     return p->message;

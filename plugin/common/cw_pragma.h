@@ -46,7 +46,6 @@ enum cw_token_kind {
   CW_TOKEN_END     /* end of the pragma line; text unused */
 };
 
-
 /* Parser state; treat as opaque. */
 struct cw_pragma_parser {
   int state;
@@ -58,14 +57,12 @@ struct cw_pragma_parser {
 void cw_pragma_init(struct cw_pragma_parser *parser);
 
 /* Feed one token.  Returns NULL, or the error message for this token. */
-const char *cw_pragma_feed(struct cw_pragma_parser *parser,
-                           enum cw_token_kind kind, const char *text);
+const char *cw_pragma_feed(struct cw_pragma_parser *parser, enum cw_token_kind kind,
+                           const char *text);
 
 /* After CW_TOKEN_END was accepted: fill *out and return NULL.  Otherwise
    return the message saying what is missing. */
-const char *cw_pragma_finish(struct cw_pragma_parser *parser,
-                             struct cw_loop_window *out);
-
+const char *cw_pragma_finish(struct cw_pragma_parser *parser, struct cw_loop_window *out);
 
 #ifdef __cplusplus
 }

@@ -120,12 +120,12 @@
 #include "cw_all_loops.h"
 
 /* The core's one exported symbol; everything else is hidden. */
-#define CW_EXPORT __attribute__ ((visibility ("default")))
+#define CW_EXPORT __attribute__((visibility("default")))
 
 /* The help text GCC shows (--help with -v), written from the shared
    argument table (cw_args.h) at start-up. */
 static char cw_help[2048];
-static struct plugin_info cw_plugin_info = { "0.1", cw_help };
+static struct plugin_info cw_plugin_info = {"0.1", cw_help};
 
 bool cw_verbose;
 bool cw_all_loops;
@@ -133,336 +133,251 @@ struct cw_loop_window cw_all_loops_window;
 vec<cw_loop_arg> cw_loop_args;
 static vec<cw_pending> pending;
 
-cw_pending *
-cw_pending_pragma (unsigned id)
-{
-  return id < pending.length () ? &pending[id] : NULL;
-}
+cw_pending *cw_pending_pragma(unsigned id) { return id < pending.length() ? &pending[id] : NULL; }
 
-bool
-cw_any_pending (void)
-{
-  return !pending.is_empty ();
-}
+bool cw_any_pending(void) { return !pending.is_empty(); }
 
 /* The token at LOC as written, if its spelling is one line of a readable
    file: messages then quote "99999999999999999999" rather than the value
    the lexer truncated it to. */
-static bool
-token_spelling (location_t loc, char *text, size_t size)
-{
-  location_t spell = linemap_resolve_location (line_table, loc,
-					       LRK_SPELLING_LOCATION, NULL);
-  expanded_location a = expand_location (get_start (spell));
-  expanded_location b = expand_location (get_finish (spell));
-  if (!a.file || !b.file || strcmp (a.file, b.file) || a.line != b.line
-      || a.column < 1 || b.column < a.column)
+static bool token_spelling(location_t loc, char *text, size_t size) {
+  location_t spell = linemap_resolve_location(line_table, loc, LRK_SPELLING_LOCATION, NULL);
+  expanded_location a = expand_location(get_start(spell));
+  expanded_location b = expand_location(get_finish(spell));
+  if (!a.file || !b.file || strcmp(a.file, b.file) || a.line != b.line || a.column < 1 ||
+      b.column < a.column)
     return false;
   const char *line;
   size_t len, n = b.column - a.column + 1;
-  if (!cw_source_line (a.file, a.line, &line, &len) || (size_t) b.column > len
-      || n >= size)
+  if (!cw_source_line(a.file, a.line, &line, &len) || (size_t)b.column > len || n >= size)
     return false;
-  memcpy (text, line + a.column - 1, n);
+  memcpy(text, line + a.column - 1, n);
   text[n] = '\0';
   return true;
 }
 
 /* Tokens that came from _Pragma("...") have no spelling of their own in
    the file: accept a spelling only if it looks like the token. */
-static bool
-looks_like_number (const char *s)
-{
-  if (!ISDIGIT (s[0]) && s[0] != '.')
-    return false;
+static bool looks_like_number(const char *s) {
+  if (!ISDIGIT(s[0]) && s[0] != '.') return false;
   for (; *s; s++)
-    if (!ISALNUM (*s) && !strchr (".'+-", *s))
-      return false;
+    if (!ISALNUM(*s) && !strchr(".'+-", *s)) return false;
   return true;
 }
 
-static bool
-looks_like_literal (const char *s)
-{
-  size_t n = strlen (s);
-  return n >= 2 && (s[n - 1] == '"' || s[n - 1] == '\'')
-	 && strchr ("LuUR8\"'", s[0]);
+static bool looks_like_literal(const char *s) {
+  size_t n = strlen(s);
+  return n >= 2 && (s[n - 1] == '"' || s[n - 1] == '\'') && strchr("LuUR8\"'", s[0]);
 }
 
 /* Turn one token from pragma_lex into the grammar's terms.  TEXT receives
    the spelling the grammar quotes in messages. */
-static enum cw_token_kind
-classify_token (enum cpp_ttype type, tree value, location_t loc, char *text,
-		size_t size)
-{
+static enum cw_token_kind classify_token(enum cpp_ttype type, tree value, location_t loc,
+                                         char *text, size_t size) {
   text[0] = '\0';
-  switch (type)
-    {
-    case CPP_OPEN_PAREN:
-      return CW_TOKEN_OPEN;
-    case CPP_CLOSE_PAREN:
-      return CW_TOKEN_CLOSE;
-    case CPP_COMMA:
-      return CW_TOKEN_COMMA;
-    case CPP_MINUS:
-      return CW_TOKEN_MINUS;
-    case CPP_EOF:
-    case CPP_PRAGMA_EOL:
-      return CW_TOKEN_END;
-    case CPP_NUMBER:
-      if (token_spelling (loc, text, size) && looks_like_number (text))
-	;
-      else if (value && TREE_CODE (value) == INTEGER_CST)
-	print_dec (wi::to_wide (value), text, TYPE_SIGN (TREE_TYPE (value)));
-      else if (value && TREE_CODE (value) == REAL_CST)
-	real_to_decimal (text, TREE_REAL_CST_PTR (value), size, 0, 1);
-      else
-	snprintf (text, size, "a non-integer number");
-      return CW_TOKEN_NUMBER;
-    case CPP_STRING:
-      if (value && TREE_CODE (value) == STRING_CST)
-	{
-	  /* Contents without the terminating NUL; an embedded NUL becomes a
-	     character the label check rejects. */
-	  size_t n = TREE_STRING_LENGTH (value);
-	  const char *s = TREE_STRING_POINTER (value);
-	  if (n > 0 && s[n - 1] == '\0')
-	    n--;
-	  if (n > size - 1)
-	    n = size - 1;
-	  for (size_t i = 0; i < n; i++)
-	    text[i] = s[i] ? s[i] : '?';
-	  text[n] = '\0';
-	}
-      return CW_TOKEN_STRING;
-    default:
-      if (value && TREE_CODE (value) == IDENTIFIER_NODE)
-	snprintf (text, size, "%s", IDENTIFIER_POINTER (value));
-      else if (type <= CPP_LAST_PUNCTUATOR)
-	snprintf (text, size, "%s", (const char *) cpp_type2name (type, 0));
-      else if (!token_spelling (loc, text, size) || !looks_like_literal (text))
-	text[0] = '\0';
-      return CW_TOKEN_OTHER;
+  switch (type) {
+  case CPP_OPEN_PAREN:
+    return CW_TOKEN_OPEN;
+  case CPP_CLOSE_PAREN:
+    return CW_TOKEN_CLOSE;
+  case CPP_COMMA:
+    return CW_TOKEN_COMMA;
+  case CPP_MINUS:
+    return CW_TOKEN_MINUS;
+  case CPP_EOF:
+  case CPP_PRAGMA_EOL:
+    return CW_TOKEN_END;
+  case CPP_NUMBER:
+    if (token_spelling(loc, text, size) && looks_like_number(text))
+      ;
+    else if (value && TREE_CODE(value) == INTEGER_CST)
+      print_dec(wi::to_wide(value), text, TYPE_SIGN(TREE_TYPE(value)));
+    else if (value && TREE_CODE(value) == REAL_CST)
+      real_to_decimal(text, TREE_REAL_CST_PTR(value), size, 0, 1);
+    else
+      snprintf(text, size, "a non-integer number");
+    return CW_TOKEN_NUMBER;
+  case CPP_STRING:
+    if (value && TREE_CODE(value) == STRING_CST) {
+      /* Contents without the terminating NUL; an embedded NUL becomes a
+         character the label check rejects. */
+      size_t n = TREE_STRING_LENGTH(value);
+      const char *s = TREE_STRING_POINTER(value);
+      if (n > 0 && s[n - 1] == '\0') n--;
+      if (n > size - 1) n = size - 1;
+      for (size_t i = 0; i < n; i++) text[i] = s[i] ? s[i] : '?';
+      text[n] = '\0';
     }
+    return CW_TOKEN_STRING;
+  default:
+    if (value && TREE_CODE(value) == IDENTIFIER_NODE)
+      snprintf(text, size, "%s", IDENTIFIER_POINTER(value));
+    else if (type <= CPP_LAST_PUNCTUATOR)
+      snprintf(text, size, "%s", (const char *)cpp_type2name(type, 0));
+    else if (!token_spelling(loc, text, size) || !looks_like_literal(text))
+      text[0] = '\0';
+    return CW_TOKEN_OTHER;
+  }
 }
 
 /* Read the rest of the pragma line into *WINDOW.  On a mistake, report it
    at the offending token and return false. */
-static bool
-read_pragma_arguments (location_t pragma_loc, struct cw_loop_window *window)
-{
+static bool read_pragma_arguments(location_t pragma_loc, struct cw_loop_window *window) {
   struct cw_pragma_parser parser;
   const char *err = NULL;
   location_t loc = pragma_loc;
 
-  cw_pragma_init (&parser);
-  for (;;)
-    {
-      tree value = NULL_TREE;
-      location_t tok_loc = UNKNOWN_LOCATION;
-      char text[128];
-      enum cpp_ttype type = pragma_lex (&value, &tok_loc);
-      enum cw_token_kind kind = classify_token (type, value, tok_loc, text,
-						sizeof text);
-      /* The end of line has no useful location: keep the last token's. */
-      /* A token from a macro is reported at the pragma's line, where the
-	 macro was used, not at the macro's definition. */
-      if (kind != CW_TOKEN_END && tok_loc != UNKNOWN_LOCATION)
-	loc = cw_expansion_point (tok_loc);
-      err = cw_pragma_feed (&parser, kind, kind == CW_TOKEN_OTHER
-					     && !text[0] ? NULL : text);
-      if (err || kind == CW_TOKEN_END)
-	break;
-    }
-  if (!err)
-    err = cw_pragma_finish (&parser, window);
-  if (err)
-    {
-      error_at (loc, "%s", err);
-      return false;
-    }
+  cw_pragma_init(&parser);
+  for (;;) {
+    tree value = NULL_TREE;
+    location_t tok_loc = UNKNOWN_LOCATION;
+    char text[128];
+    enum cpp_ttype type = pragma_lex(&value, &tok_loc);
+    enum cw_token_kind kind = classify_token(type, value, tok_loc, text, sizeof text);
+    /* The end of line has no useful location: keep the last token's. */
+    /* A token from a macro is reported at the pragma's line, where the
+       macro was used, not at the macro's definition. */
+    if (kind != CW_TOKEN_END && tok_loc != UNKNOWN_LOCATION) loc = cw_expansion_point(tok_loc);
+    err = cw_pragma_feed(&parser, kind, kind == CW_TOKEN_OTHER && !text[0] ? NULL : text);
+    if (err || kind == CW_TOKEN_END) break;
+  }
+  if (!err) err = cw_pragma_finish(&parser, window);
+  if (err) {
+    error_at(loc, "%s", err);
+    return false;
+  }
   return true;
 }
 
 /* True while the front end is inside a function body that statements can
    be added to (false at file scope, in a class body, in a parameter
    list). */
-static bool
-in_function_body (void)
-{
-  if (!current_function_decl)
-    return false;
-  stmt_tree st = current_stmt_tree ();
-  return st && st->x_cur_stmt_list && !st->x_cur_stmt_list->is_empty ();
+static bool in_function_body(void) {
+  if (!current_function_decl) return false;
+  stmt_tree st = current_stmt_tree();
+  return st && st->x_cur_stmt_list && !st->x_cur_stmt_list->is_empty();
 }
 
 /* #pragma capture_window(...): parse, check the place, leave a marker. */
-static void
-handle_capture_window_pragma (cpp_reader *)
-{
+static void handle_capture_window_pragma(cpp_reader *) {
   location_t pragma_loc = input_location;
   struct cw_loop_window window;
 
-  if (!read_pragma_arguments (pragma_loc, &window))
+  if (!read_pragma_arguments(pragma_loc, &window)) return;
+  if (!in_function_body()) {
+    error_at(pragma_loc, "%s", cw_message(CW_MSG_OUTSIDE_FUNCTION));
     return;
-  if (!in_function_body ())
-    {
-      error_at (pragma_loc, "%s", cw_message (CW_MSG_OUTSIDE_FUNCTION));
-      return;
-    }
-  cw_pending p = { pragma_loc, window, false };
-  unsigned id = pending.length ();
-  pending.safe_push (p);
-  add_stmt (cw_build_marker (pragma_loc, id));
+  }
+  cw_pending p = {pragma_loc, window, false};
+  unsigned id = pending.length();
+  pending.safe_push(p);
+  add_stmt(cw_build_marker(pragma_loc, id));
 }
 
-static void
-register_pragma (void *, void *)
-{
-  c_register_pragma_with_expansion (NULL, CW_PRAGMA_NAME,
-				    handle_capture_window_pragma);
+static void register_pragma(void *, void *) {
+  c_register_pragma_with_expansion(NULL, CW_PRAGMA_NAME, handle_capture_window_pragma);
 }
 
-static void
-start_unit (void *, void *)
-{
-  cw_declare_runtime ();
-}
+static void start_unit(void *, void *) { cw_declare_runtime(); }
 
 /* nvcc compiles its device-link stub (crt/link.stub) with the user's
    host flags: it holds none of the user's loops. */
-static bool
-is_nvcc_link_stub (void)
-{
+static bool is_nvcc_link_stub(void) {
   const char *stub = "crt/link.stub";
-  size_t n = main_input_filename ? strlen (main_input_filename) : 0;
-  return n >= strlen (stub)
-	 && strcmp (main_input_filename + n - strlen (stub), stub) == 0;
+  size_t n = main_input_filename ? strlen(main_input_filename) : 0;
+  return n >= strlen(stub) && strcmp(main_input_filename + n - strlen(stub), stub) == 0;
 }
 
 /* The end of the compilation.  Preprocessing passes (-E, -M, nvcc's
    `gcc -E` runs) parse no function, and after another error a function
    may be missing: neither can tell a spec that matches nothing. */
-static void
-finish (void *, void *)
-{
-  if (!flag_preprocess_only && !seen_error () && !is_nvcc_link_stub ())
-    cw_report_unmatched_loop_args ();
+static void finish(void *, void *) {
+  if (!flag_preprocess_only && !seen_error() && !is_nvcc_link_stub())
+    cw_report_unmatched_loop_args();
 }
 
-static void
-pre_genericize (void *gcc_data, void *)
-{
-  tree fndecl = (tree) gcc_data;
+static void pre_genericize(void *gcc_data, void *) {
+  tree fndecl = (tree)gcc_data;
   /* Nothing to do, at no cost, for units without the pragma. */
-  if ((cw_any_pending () || cw_all_loops || !cw_loop_args.is_empty ())
-      && fndecl
-      && TREE_CODE (fndecl) == FUNCTION_DECL)
-    cw_instrument_function (fndecl);
+  if ((cw_any_pending() || cw_all_loops || !cw_loop_args.is_empty()) && fndecl &&
+      TREE_CODE(fndecl) == FUNCTION_DECL)
+    cw_instrument_function(fndecl);
 }
 
 /* loop=SPEC or loop-optional=SPEC: parse it into cw_loop_args. */
-static bool
-add_loop_argument (const struct plugin_name_args *info,
-		   const struct plugin_argument *arg, bool optional)
-{
+static bool add_loop_argument(const struct plugin_name_args *info,
+                              const struct plugin_argument *arg, bool optional) {
   cw_loop_arg a;
   char option[128], buf[1024];
-  snprintf (option, sizeof option, "-fplugin-arg-%s-%s", info->base_name,
-	    arg->key);
-  if (cw_loop_arg_parse (&a, option, "=", arg->value, optional, buf,
-			 sizeof buf))
-    {
-      error ("%s", buf);
-      return false;
-    }
-  cw_loop_args.safe_push (a);
+  snprintf(option, sizeof option, "-fplugin-arg-%s-%s", info->base_name, arg->key);
+  if (cw_loop_arg_parse(&a, option, "=", arg->value, optional, buf, sizeof buf)) {
+    error("%s", buf);
+    return false;
+  }
+  cw_loop_args.safe_push(a);
   return true;
 }
 
-static bool
-take_all_loops (const struct plugin_name_args *info,
-		const struct plugin_argument *arg)
-{
+static bool take_all_loops(const struct plugin_name_args *info, const struct plugin_argument *arg) {
   char buf[512];
-  if (cw_parse_all_loops_value (arg->value, &cw_all_loops_window.start,
-				&cw_all_loops_window.count))
+  if (cw_parse_all_loops_value(arg->value, &cw_all_loops_window.start, &cw_all_loops_window.count))
     return cw_all_loops = true;
-  error ("%s", cw_format_bad_all_loops (buf, sizeof buf, info->base_name,
-					arg->value));
+  error("%s", cw_format_bad_all_loops(buf, sizeof buf, info->base_name, arg->value));
   return false;
 }
 
 /* One argument the shared table (cw_args.h) gives this door. */
-static bool
-take_argument (const struct plugin_name_args *info,
-	       const struct plugin_argument *arg, enum cw_argument_id id)
-{
-  switch (id)
-    {
-    case CW_ARG_VERBOSE:
-      cw_verbose = true;
-      return true;
-    case CW_ARG_PORTABLE:
-      return true;
-    case CW_ARG_ALL_LOOPS:
-      return take_all_loops (info, arg);
-    case CW_ARG_LOOP:
-    case CW_ARG_LOOP_OPTIONAL:
-      return add_loop_argument (info, arg, id == CW_ARG_LOOP_OPTIONAL);
-    default:
-      return false;
-    }
+static bool take_argument(const struct plugin_name_args *info, const struct plugin_argument *arg,
+                          enum cw_argument_id id) {
+  switch (id) {
+  case CW_ARG_VERBOSE:
+    cw_verbose = true;
+    return true;
+  case CW_ARG_PORTABLE:
+    return true;
+  case CW_ARG_ALL_LOOPS:
+    return take_all_loops(info, arg);
+  case CW_ARG_LOOP:
+  case CW_ARG_LOOP_OPTIONAL:
+    return add_loop_argument(info, arg, id == CW_ARG_LOOP_OPTIONAL);
+  default:
+    return false;
+  }
 }
 
 /* Each -fplugin-arg-capture_window-KEY[=VALUE], by the shared table. */
-static bool
-parse_plugin_arguments (const struct plugin_name_args *info)
-{
+static bool parse_plugin_arguments(const struct plugin_name_args *info) {
   bool ok = true;
   char buf[1024];
-  for (int i = 0; i < info->argc; i++)
-    {
-      const struct plugin_argument *arg = &info->argv[i];
-      const struct cw_argument *a
-	= cw_find_argument (CW_DOOR_GCC, arg->key, arg->value != NULL);
-      if (a)
-	ok &= take_argument (info, arg, a->id);
-      else
-	{
-	  error ("%s", cw_format_unknown_argument (buf, sizeof buf,
-						   CW_DOOR_GCC,
-						   info->base_name, arg->key,
-						   arg->value));
-	  ok = false;
-	}
+  for (int i = 0; i < info->argc; i++) {
+    const struct plugin_argument *arg = &info->argv[i];
+    const struct cw_argument *a = cw_find_argument(CW_DOOR_GCC, arg->key, arg->value != NULL);
+    if (a)
+      ok &= take_argument(info, arg, a->id);
+    else {
+      error("%s", cw_format_unknown_argument(buf, sizeof buf, CW_DOOR_GCC, info->base_name,
+                                             arg->key, arg->value));
+      ok = false;
     }
-  cw_format_argument_help (cw_help, sizeof cw_help, CW_DOOR_GCC,
-			   info->base_name);
+  }
+  cw_format_argument_help(cw_help, sizeof cw_help, CW_DOOR_GCC, info->base_name);
   return ok;
 }
 
 /* plugin_init of capture_window.so (cw-loader.cc) hands over here once
    GCC's version check passed. */
-extern "C" CW_EXPORT int
-cw_core_init (struct plugin_name_args *info)
-{
+extern "C" CW_EXPORT int cw_core_init(struct plugin_name_args *info) {
   /* A bad argument fails the compilation through its error; the plugin
      then stays out of the way. */
-  if (!parse_plugin_arguments (info))
-    return 0;
+  if (!parse_plugin_arguments(info)) return 0;
 
-  register_callback (info->base_name, PLUGIN_INFO, NULL, &cw_plugin_info);
+  register_callback(info->base_name, PLUGIN_INFO, NULL, &cw_plugin_info);
   /* lto1 and other non-C-family front ends: nothing to instrument. */
-  if (!cw_have_c_family ())
-    return 0;
-  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-		     (void *) cw_gc_roots);
-  register_callback (info->base_name, PLUGIN_PRAGMAS, register_pragma, NULL);
-  register_callback (info->base_name, PLUGIN_START_UNIT, start_unit, NULL);
-  register_callback (info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize,
-		     NULL);
-  if (!cw_loop_args.is_empty ())
-    register_callback (info->base_name, PLUGIN_FINISH, finish, NULL);
+  if (!cw_have_c_family()) return 0;
+  register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)cw_gc_roots);
+  register_callback(info->base_name, PLUGIN_PRAGMAS, register_pragma, NULL);
+  register_callback(info->base_name, PLUGIN_START_UNIT, start_unit, NULL);
+  register_callback(info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize, NULL);
+  if (!cw_loop_args.is_empty()) register_callback(info->base_name, PLUGIN_FINISH, finish, NULL);
   return 0;
 }

@@ -15,19 +15,17 @@
 
 namespace {
 
-__attribute__ ((constructor)) void
-refuse_clang ()
-{
-  if (cw_host_is_gcc () || !cw_host_is_clang ())
-    return;
+__attribute__((constructor)) void refuse_clang() {
+  if (cw_host_is_gcc() || !cw_host_is_clang()) return;
   char clang_plugin[PATH_MAX + 64];
-  cw_host_other_plugin ((const void *) &refuse_clang, "clang",
-			"capture_window_clang.so", clang_plugin,
-			sizeof clang_plugin);
-  fprintf (stderr, "error: capture_window.so is the GCC plugin; for clang "
-	   "use -fplugin=%s\n", clang_plugin);
-  fflush (stderr);
-  _exit (1);
+  cw_host_other_plugin((const void *)&refuse_clang, "clang", "capture_window_clang.so",
+                       clang_plugin, sizeof clang_plugin);
+  fprintf(stderr,
+          "error: capture_window.so is the GCC plugin; for clang "
+          "use -fplugin=%s\n",
+          clang_plugin);
+  fflush(stderr);
+  _exit(1);
 }
 
 } // namespace

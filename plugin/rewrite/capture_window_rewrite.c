@@ -79,34 +79,28 @@
 #define TOOL "capture-window-rewrite"
 #define PLUGIN_ARG_PREFIX "-fplugin-arg-" CW_PRAGMA_NAME "-"
 
-static int usage(FILE *to, int status)
-{
-  fprintf(to,
-          "usage: " TOOL " [-o OUT] [-v] [--loop SPEC]... FILE "
-          "[-- COMPILER-FLAGS...]\n"
-          "Writes a copy of FILE whose #pragma capture_window loops call the\n"
-          "capture-window runtime; build it with any compiler and link\n"
-          "-lcapture_window.\n"
-          "  -o OUT         write to OUT (default: standard output)\n"
-          "  -v, --verbose  a note for every instrumented loop\n"
-          "  --loop SPEC    also instrument this loop: "
-          "FILE:LINE[:START:COUNT[:LABEL]]\n"
-          "                 or FUNCTION[:START:COUNT[:LABEL]]\n"
-          "  -- FLAGS       FILE's compiler flags (-I, -D, -std, -x ...)\n");
+static int usage(FILE *to, int status) {
+  fprintf(to, "usage: " TOOL " [-o OUT] [-v] [--loop SPEC]... FILE "
+              "[-- COMPILER-FLAGS...]\n"
+              "Writes a copy of FILE whose #pragma capture_window loops call the\n"
+              "capture-window runtime; build it with any compiler and link\n"
+              "-lcapture_window.\n"
+              "  -o OUT         write to OUT (default: standard output)\n"
+              "  -v, --verbose  a note for every instrumented loop\n"
+              "  --loop SPEC    also instrument this loop: "
+              "FILE:LINE[:START:COUNT[:LABEL]]\n"
+              "                 or FUNCTION[:START:COUNT[:LABEL]]\n"
+              "  -- FLAGS       FILE's compiler flags (-I, -D, -std, -x ...)\n");
   return status;
 }
 
 /* --loop SPEC (OPTION "--loop"), or loop[-optional]=SPEC among the plugin
    arguments (OPTION the flag up to '='). */
-static int add_loop_arg(struct rw_unit *u, const char *option,
-                        const char *spec, int optional)
-{
+static int add_loop_arg(struct rw_unit *u, const char *option, const char *spec, int optional) {
   char text[1024];
-  u->loop_args = rw_grow(u->loop_args, &u->loop_args_cap, u->nloop_args + 1,
-                         sizeof *u->loop_args);
-  if (cw_loop_arg_parse(&u->loop_args[u->nloop_args], option,
-                        option[1] == '-' ? " " : "=", spec, optional, text,
-                        sizeof text)) {
+  u->loop_args = rw_grow(u->loop_args, &u->loop_args_cap, u->nloop_args + 1, sizeof *u->loop_args);
+  if (cw_loop_arg_parse(&u->loop_args[u->nloop_args], option, option[1] == '-' ? " " : "=", spec,
+                        optional, text, sizeof text)) {
     fprintf(stderr, TOOL ": error: %s\n", text);
     return 0;
   }
@@ -117,50 +111,43 @@ static int add_loop_arg(struct rw_unit *u, const char *option,
 /* -fplugin-arg-capture_window-KEY[=VALUE] among the compiler flags, by
    the table every front door shares (cw_args.h), so one set of flags
    serves every front door. */
-static int plugin_arguments(struct rw_unit *u, char **flags, int nflags)
-{
+static int plugin_arguments(struct rw_unit *u, char **flags, int nflags) {
   int ok = 1;
   for (int i = 0; i < nflags; i++) {
     const char *arg = flags[i], *eq;
     const struct cw_argument *a;
     char key[256], text[1024];
-    if (strncmp(arg, PLUGIN_ARG_PREFIX, strlen(PLUGIN_ARG_PREFIX)))
-      continue;
+    if (strncmp(arg, PLUGIN_ARG_PREFIX, strlen(PLUGIN_ARG_PREFIX))) continue;
     arg += strlen(PLUGIN_ARG_PREFIX);
     eq = strchr(arg, '=');
-    snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg),
-             arg);
+    snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
     a = cw_find_argument(CW_DOOR_REWRITE, key, eq != NULL);
     if (!a) {
-      cw_format_unknown_argument(text, sizeof text, CW_DOOR_REWRITE,
-                                 CW_PRAGMA_NAME, key, eq ? eq + 1 : NULL);
+      cw_format_unknown_argument(text, sizeof text, CW_DOOR_REWRITE, CW_PRAGMA_NAME, key,
+                                 eq ? eq + 1 : NULL);
       fprintf(stderr, TOOL ": error: %s\n", text);
       ok = 0;
     } else if (a->id == CW_ARG_VERBOSE) {
       u->verbose = 1;
     } else if (a->id == CW_ARG_ALL_LOOPS) {
-      u->all_loops = cw_parse_all_loops_value(eq ? eq + 1 : NULL,
-                                              &u->all_loops_window.start,
+      u->all_loops = cw_parse_all_loops_value(eq ? eq + 1 : NULL, &u->all_loops_window.start,
                                               &u->all_loops_window.count);
       if (!u->all_loops) {
         fprintf(stderr, TOOL ": error: %s\n",
-                cw_format_bad_all_loops(text, sizeof text, CW_PRAGMA_NAME,
-                                        eq + 1));
+                cw_format_bad_all_loops(text, sizeof text, CW_PRAGMA_NAME, eq + 1));
         ok = 0;
       }
     } else if (a->id == CW_ARG_LOOP || a->id == CW_ARG_LOOP_OPTIONAL) {
       char option[512];
       snprintf(option, sizeof option, "%s%s", PLUGIN_ARG_PREFIX, key);
-      ok &= add_loop_arg(u, option, eq ? eq + 1 : "",
-                         a->id == CW_ARG_LOOP_OPTIONAL);
+      ok &= add_loop_arg(u, option, eq ? eq + 1 : "", a->id == CW_ARG_LOOP_OPTIONAL);
     }
     /* CW_ARG_PORTABLE: accepted and ignored, as in every front door. */
   }
   return ok;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   struct rw_unit unit;
   const char *file = NULL, *out = NULL;
   char **flags = NULL;
@@ -175,8 +162,7 @@ int main(int argc, char **argv)
     } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
       out = argv[++i];
     } else if (!strcmp(argv[i], "--loop") && i + 1 < argc) {
-      if (!add_loop_arg(&unit, "--loop", argv[++i], 0))
-        return 1;
+      if (!add_loop_arg(&unit, "--loop", argv[++i], 0)) return 1;
     } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
       unit.verbose = 1;
     } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -188,10 +174,8 @@ int main(int argc, char **argv)
       file = argv[i];
     }
   }
-  if (!file)
-    return usage(stderr, 2);
-  if (!plugin_arguments(&unit, flags, nflags))
-    return 1;
+  if (!file) return usage(stderr, 2);
+  if (!plugin_arguments(&unit, flags, nflags)) return 1;
 
   if (rw_unit_parse(&unit, file, (const char *const *)flags, nflags) != 0) {
     rw_unit_dispose(&unit);

@@ -59,12 +59,12 @@ enum rw_pragma_form { RW_FORM_PRAGMA, RW_FORM_OPERATOR, RW_FORM_MACRO };
    marks (then begin == end, at the loop, and spec is set). */
 struct rw_pragma {
   enum rw_pragma_form form;
-  unsigned begin, end;      /* the text the pragma occupies */
+  unsigned begin, end;          /* the text the pragma occupies */
   unsigned name_line, name_col; /* where diagnostics about it go */
   struct cw_loop_window window;
-  int valid;                /* the arguments passed the grammar */
-  int loop;                 /* index of the marked loop node, or -1 */
-  int host_only;            /* in a CUDA __host__ __device__ function */
+  int valid;                      /* the arguments passed the grammar */
+  int loop;                       /* index of the marked loop node, or -1 */
+  int host_only;                  /* in a CUDA __host__ __device__ function */
   const struct cw_loop_arg *spec; /* zero-edit marking: the argument */
 };
 
@@ -96,29 +96,24 @@ struct rw_unit {
   size_t nloop_args, loop_args_cap;
 
   int verbose;
-  int all_loops;                  /* all-loops was given ... */
+  int all_loops;                          /* all-loops was given ... */
   struct cw_loop_window all_loops_window; /* ... with this window */
   int errors;
   int constant_evaluable_loops; /* rewritten in their own form (rw_emit.c) */
 };
 
 /* rw_unit.c */
-int rw_unit_parse(struct rw_unit *u, const char *path,
-                  const char *const *flags, int nflags);
+int rw_unit_parse(struct rw_unit *u, const char *path, const char *const *flags, int nflags);
 void rw_unit_dispose(struct rw_unit *u);
 size_t rw_token_at(const struct rw_unit *u, unsigned offset);
 int rw_token_is(const struct rw_token *t, const char *text);
 int rw_same_logical_line(const struct rw_unit *u, unsigned from, unsigned to);
 
 /* rw_diag.c */
-void rw_error(struct rw_unit *u, unsigned line, unsigned col,
-              const char *fmt, ...);
-void rw_warning(struct rw_unit *u, unsigned line, unsigned col,
-                const char *fmt, ...);
-void rw_note(struct rw_unit *u, unsigned line, unsigned col,
-             const char *fmt, ...);
-void rw_offset_position(const struct rw_unit *u, unsigned offset,
-                        unsigned *line, unsigned *col);
+void rw_error(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ...);
+void rw_warning(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ...);
+void rw_note(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ...);
+void rw_offset_position(const struct rw_unit *u, unsigned offset, unsigned *line, unsigned *col);
 void *rw_grow(void *array, size_t *cap, size_t need, size_t elem);
 char *rw_strdup(const char *s);
 
@@ -133,16 +128,14 @@ void rw_match_loop_specs(struct rw_unit *u);
 int rw_is_loop(enum CXCursorKind k);
 int rw_is_rewritable_loop(const struct rw_unit *u, size_t i);
 int rw_enclosing_body(const struct rw_unit *u, size_t i, int *outermost);
-void rw_mark_loop(struct rw_unit *u, size_t i, int body,
-                  const struct cw_loop_window *window,
+void rw_mark_loop(struct rw_unit *u, size_t i, int body, const struct cw_loop_window *window,
                   const struct cw_loop_arg *spec);
 
 /* rw_all_loops.c: -fplugin-arg-capture_window-all-loops[=START:COUNT]
    marks every other loop (after rw_match_loop_specs). */
 void rw_mark_all_loops(struct rw_unit *u);
 const char *rw_loop_kind(enum CXCursorKind k);
-void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf,
-                      size_t size);
+void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf, size_t size);
 
 /* rw_constexpr.c: loop node LOOP is in a function constant evaluation
    may run (constexpr, consteval, a C++ lambda). */

@@ -11,21 +11,17 @@
 
 #include <string.h>
 
-static int is_constexpr_keyword(const char *s)
-{
+static int is_constexpr_keyword(const char *s) {
   return !strcmp(s, "constexpr") || !strcmp(s, "consteval");
 }
 
 /* The definition of the macro that expansion E names says constexpr. */
-static int macro_says_constexpr(const struct rw_unit *u,
-                                const struct rw_expansion *e)
-{
+static int macro_says_constexpr(const struct rw_unit *u, const struct rw_expansion *e) {
   CXCursor def = clang_getCursorReferenced(e->cursor);
   CXToken *toks;
   unsigned n;
   int found = 0;
-  if (clang_Cursor_isNull(def))
-    return 0;
+  if (clang_Cursor_isNull(def)) return 0;
   clang_tokenize(u->tu, clang_getCursorExtent(def), &toks, &n);
   for (unsigned i = 1; i < n && !found; i++) { /* [0] is the name */
     CXString s = clang_getTokenSpelling(u->tu, toks[i]);
@@ -38,18 +34,14 @@ static int macro_says_constexpr(const struct rw_unit *u,
 
 /* The declaration of function F, up to its body at BODY, says constexpr
    or consteval (outside parentheses: not a default argument's lambda). */
-static int declared_constexpr(const struct rw_unit *u, CXCursor f,
-                              unsigned body)
-{
+static int declared_constexpr(const struct rw_unit *u, CXCursor f, unsigned body) {
   CXFile file;
   unsigned begin;
   int depth = 0;
-  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(f)),
-                             &file, NULL, NULL, &begin);
-  if (!file || !clang_File_isEqual(file, u->file) || begin > body)
-    return 0;
-  for (size_t k = rw_token_at(u, begin);
-       k < u->ntokens && u->tokens[k].begin < body; k++) {
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(f)), &file, NULL, NULL,
+                             &begin);
+  if (!file || !clang_File_isEqual(file, u->file) || begin > body) return 0;
+  for (size_t k = rw_token_at(u, begin); k < u->ntokens && u->tokens[k].begin < body; k++) {
     const struct rw_token *t = &u->tokens[k];
     if (rw_token_is(t, "("))
       depth++;
@@ -65,16 +57,12 @@ static int declared_constexpr(const struct rw_unit *u, CXCursor f,
   return 0;
 }
 
-int rw_constant_evaluable(const struct rw_unit *u, int loop)
-{
+int rw_constant_evaluable(const struct rw_unit *u, int loop) {
   int p = u->nodes[loop].parent;
   CXCursor f;
-  if (u->lang == RW_C)
-    return 0;
-  while (p >= 0 && !u->nodes[p].function_body)
-    p = u->nodes[p].parent;
-  if (p < 0)
-    return 0;
+  if (u->lang == RW_C) return 0;
+  while (p >= 0 && !u->nodes[p].function_body) p = u->nodes[p].parent;
+  if (p < 0) return 0;
   f = u->nodes[p].function;
   return clang_getCursorKind(f) == CXCursor_LambdaExpr ||
          declared_constexpr(u, f, u->nodes[p].begin);

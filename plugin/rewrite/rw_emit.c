@@ -145,24 +145,19 @@ struct edits {
   size_t n, cap;
 };
 
-static void add_edit(struct edits *list, unsigned offset, unsigned remove,
-                     int order, char *text)
-{
+static void add_edit(struct edits *list, unsigned offset, unsigned remove, int order, char *text) {
   list->e = rw_grow(list->e, &list->cap, list->n + 1, sizeof *list->e);
   list->e[list->n++] = (struct edit){offset, remove, order, text};
 }
 
-static int by_offset(const void *a, const void *b)
-{
+static int by_offset(const void *a, const void *b) {
   const struct edit *x = a, *y = b;
-  if (x->offset != y->offset)
-    return x->offset < y->offset ? -1 : 1;
+  if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
   return x->order - y->order;
 }
 
 /* A C string literal holding TEXT. */
-static void quote(char *out, size_t size, const char *text)
-{
+static void quote(char *out, size_t size, const char *text) {
   size_t n = 0;
   out[n++] = '"';
   for (; *text && n + 6 < size; text++) {
@@ -178,11 +173,9 @@ static void quote(char *out, size_t size, const char *text)
   out[n] = 0;
 }
 
-static char *format(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-static char *format(const char *fmt, ...)
-{
+static char *format(const char *fmt, ...) {
   va_list ap;
   int n;
   char *s;
@@ -196,8 +189,7 @@ static char *format(const char *fmt, ...)
   return s;
 }
 
-static int last_child(const struct rw_unit *u, int parent, int first)
-{
+static int last_child(const struct rw_unit *u, int parent, int first) {
   int best = -1;
   for (size_t i = 0; i < u->nnodes; i++)
     if (u->nodes[i].parent == parent &&
@@ -210,13 +202,10 @@ static int last_child(const struct rw_unit *u, int parent, int first)
 /* Whether statement node I, as its extent stands, still lacks the ';'
    that ends it: expressions, return, break, goto, do-while... do; blocks
    do not; if/for/while/switch/labels end as their last statement does. */
-static int lacks_semicolon(const struct rw_unit *u, int i)
-{
+static int lacks_semicolon(const struct rw_unit *u, int i) {
   const struct rw_node *n = &u->nodes[i];
   size_t t = rw_token_at(u, n->end ? n->end - 1 : 0);
-  if (t < u->ntokens && u->tokens[t].end == n->end &&
-      rw_token_is(&u->tokens[t], ";"))
-    return 0;
+  if (t < u->ntokens && u->tokens[t].end == n->end && rw_token_is(&u->tokens[t], ";")) return 0;
   switch (n->kind) {
   case CXCursor_CompoundStmt:
   case CXCursor_CXXTryStmt:
@@ -234,8 +223,7 @@ static int lacks_semicolon(const struct rw_unit *u, int i)
     return last >= 0 ? lacks_semicolon(u, last) : 1;
   }
   default:
-    if (n->kind >= CXCursor_OMPParallelDirective &&
-        n->kind <= CXCursor_LastStmt) {
+    if (n->kind >= CXCursor_OMPParallelDirective && n->kind <= CXCursor_LastStmt) {
       int last = last_child(u, i, 0);
       return last >= 0 ? lacks_semicolon(u, last) : 1;
     }
@@ -244,25 +232,21 @@ static int lacks_semicolon(const struct rw_unit *u, int i)
 }
 
 /* End of statement node I including its ';'. */
-static unsigned statement_end(const struct rw_unit *u, int i)
-{
+static unsigned statement_end(const struct rw_unit *u, int i) {
   unsigned end = u->nodes[i].end;
   if (lacks_semicolon(u, i)) {
     size_t t = rw_token_at(u, end);
-    if (t < u->ntokens && rw_token_is(&u->tokens[t], ";"))
-      end = u->tokens[t].end;
+    if (t < u->ntokens && rw_token_is(&u->tokens[t], ";")) end = u->tokens[t].end;
   }
   return end;
 }
 
 /* Where the body of the loop at node LOOP starts: after the header's
    ')' (for, while) or after `do`.  0 if the tokens are not as expected. */
-static unsigned body_start(const struct rw_unit *u, int loop)
-{
+static unsigned body_start(const struct rw_unit *u, int loop) {
   size_t k = rw_token_at(u, u->nodes[loop].begin);
   int depth = 0;
-  if (u->nodes[loop].kind == CXCursor_DoStmt)
-    return u->tokens[k].end;
+  if (u->nodes[loop].kind == CXCursor_DoStmt) return u->tokens[k].end;
   for (k++; k < u->ntokens; k++) {
     if (rw_token_is(&u->tokens[k], "("))
       depth++;
@@ -275,8 +259,7 @@ static unsigned body_start(const struct rw_unit *u, int loop)
 }
 
 static void instrument(struct rw_unit *u, struct edits *list, size_t id,
-                       const struct rw_pragma *p)
-{
+                       const struct rw_pragma *p) {
   int cxx = u->lang != RW_C;
   int loop = p->loop;
   int is_do = u->nodes[loop].kind == CXCursor_DoStmt;
@@ -306,8 +289,7 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
     size_t n = 0;
     for (unsigned i = p->begin; i < p->end; i++) {
       original[n++] = u->text[i];
-      if (u->text[i] == '*' && i + 1 < p->end && u->text[i + 1] == '/')
-        original[n++] = ' ';
+      if (u->text[i] == '*' && i + 1 < p->end && u->text[i + 1] == '/') original[n++] = ' ';
     }
     original[n] = 0;
   }
@@ -315,9 +297,8 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
   quote(label, sizeof label, p->window.label);
   site = format("static struct cw_site_v2 __cw_site_%zu = { %d, %u, %s, "
                 "%s, %s, %lldLL, %lldLL, { %s } };",
-                id, CW_ABI_VERSION, p->name_line, file,
-                cx ? fn : "__CW_RW_FUNCTION", label, p->window.start,
-                p->window.count, cxx ? "" : "0, 0, 0, 0");
+                id, CW_ABI_VERSION, p->name_line, file, cx ? fn : "__CW_RW_FUNCTION", label,
+                p->window.start, p->window.count, cxx ? "" : "0, 0, 0, 0");
   if (cx) {
     /* No static and no destructor in the function itself: the site is a
        static of a lambda that only run time calls, and it gets the
@@ -327,29 +308,32 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
                    "__attribute__((__cleanup__(__cw_rw_cx_loop_exit))) = "
                    "__CW_RW_CONSTANT_EVALUATED() ? __CW_RW_NULL : []() -> struct "
                    "cw_loop_v2 * { %s return cw_loop_enter_v2(&__cw_site_%zu);"
-                   " }();", fn, id, site, id);
+                   " }();",
+                   fn, id, site, id);
     iter = format("struct cw_loop_v2 *__cw_iter_%zu "
                   "__attribute__((__cleanup__(__cw_rw_cx_iter_end), __unused__))"
-                  " = __cw_rw_cx_iter_begin(__cw_loop_%zu);", id, id);
+                  " = __cw_rw_cx_iter_begin(__cw_loop_%zu);",
+                  id, id);
     site[0] = 0;
   } else if (cxx) {
     enter = format("const __cw_rw_loop_v2 __cw_loop_%zu("
-                   "cw_loop_enter_v2(&__cw_site_%zu));", id, id);
-    iter = format("const __cw_rw_iter_v2 __cw_iter_%zu(__cw_loop_%zu.loop);",
-                  id, id);
+                   "cw_loop_enter_v2(&__cw_site_%zu));",
+                   id, id);
+    iter = format("const __cw_rw_iter_v2 __cw_iter_%zu(__cw_loop_%zu.loop);", id, id);
   } else {
     enter = format("struct cw_loop_v2 *__cw_loop_%zu "
                    "__attribute__((__cleanup__(__cw_rw_loop_exit))) = "
-                   "cw_loop_enter_v2(&__cw_site_%zu);", id, id);
+                   "cw_loop_enter_v2(&__cw_site_%zu);",
+                   id, id);
     iter = format("struct cw_loop_v2 *__cw_iter_%zu "
                   "__attribute__((__cleanup__(__cw_rw_iter_end), __unused__)) "
-                  "= __cw_rw_iter_begin(__cw_loop_%zu);", id, id);
+                  "= __cw_rw_iter_begin(__cw_loop_%zu);",
+                  id, id);
   }
   /* A loop with no pragma text: the site opens at its keyword. */
   add_edit(list, p->begin, p->end - p->begin, 1,
-           format("%s%s%s{ %s%s%s%s%s", bare ? "" : "/* ", original,
-                  bare ? "" : " */ ", host, site, *site ? " " : "", enter,
-                  host_end));
+           format("%s%s%s{ %s%s%s%s%s", bare ? "" : "/* ", original, bare ? "" : " */ ", host, site,
+                  *site ? " " : "", enter, host_end));
   add_edit(list, open, 0, 1, format(" { %s%s%s", host, iter, host_end));
   add_edit(list, body_end, 0, 0, format(" }"));
   add_edit(list, loop_end, 0, 0, format(" }"));
@@ -359,8 +343,7 @@ static void instrument(struct rw_unit *u, struct edits *list, size_t id,
   free(iter);
 }
 
-static void write_prelude(const struct rw_unit *u, FILE *out)
-{
+static void write_prelude(const struct rw_unit *u, FILE *out) {
   char file[4096];
   quote(file, sizeof file, u->path);
   fprintf(out,
@@ -377,32 +360,28 @@ static void write_prelude(const struct rw_unit *u, FILE *out)
     fputs("#if defined(_MSC_VER) && !defined(__clang__)\n"
           "#error \"capture-window-rewrite: a marked loop in a constexpr or "
           "consteval function or a lambda needs __attribute__((cleanup)) "
-          "(GCC, Clang, icpx, NVHPC, nvcc with either)\"\n#endif\n", out);
+          "(GCC, Clang, icpx, NVHPC, nvcc with either)\"\n#endif\n",
+          out);
   fprintf(out, "#line 1 %s\n", file);
 }
 
-int rw_write_output(struct rw_unit *u, const char *out_path)
-{
+int rw_write_output(struct rw_unit *u, const char *out_path) {
   struct edits list = {0};
   FILE *out;
   unsigned at = 0;
   size_t id = 0;
 
   for (size_t i = 0; i < u->npragmas; i++)
-    if (u->pragmas[i].loop >= 0)
-      instrument(u, &list, id++, &u->pragmas[i]);
-  if (u->errors)
-    return -1;
+    if (u->pragmas[i].loop >= 0) instrument(u, &list, id++, &u->pragmas[i]);
+  if (u->errors) return -1;
   qsort(list.e, list.n, sizeof *list.e, by_offset);
 
   out = out_path ? fopen(out_path, "wb") : stdout;
   if (!out) {
-    fprintf(stderr, "capture-window-rewrite: error: cannot write '%s'\n",
-            out_path);
+    fprintf(stderr, "capture-window-rewrite: error: cannot write '%s'\n", out_path);
     return -1;
   }
-  if (list.n)
-    write_prelude(u, out);
+  if (list.n) write_prelude(u, out);
   for (size_t i = 0; i < list.n; i++) {
     const struct edit *e = &list.e[i];
     fwrite(u->text + at, 1, e->offset - at, out);

@@ -19,60 +19,50 @@
    the execution-space attributes, the built-in variables and the kernel
    launch hook that `<<<...>>>` needs. */
 static const char cuda_shim_name[] = "/capture-window-rewrite/cuda_host.h";
-static const char cuda_shim[] =
-    "#include <__clang_cuda_builtin_vars.h>\n"
-    "#include <vector_types.h>\n"
-    "#undef __global__\n#undef __device__\n#undef __host__\n"
-    "#undef __shared__\n#undef __constant__\n#undef __managed__\n"
-    "#define __global__ __attribute__((global))\n"
-    "#define __device__ __attribute__((device))\n"
-    "#define __host__ __attribute__((host))\n"
-    "#define __shared__ __attribute__((shared))\n"
-    "#define __constant__ __attribute__((constant))\n"
-    "#define __managed__ __attribute__((managed))\n"
-    "#define __launch_bounds__(...) "
-    "__attribute__((launch_bounds(__VA_ARGS__)))\n"
-    "extern \"C\" unsigned __cudaPushCallConfiguration(dim3, dim3, "
-    "__SIZE_TYPE__ = 0, void * = 0);\n";
+static const char cuda_shim[] = "#include <__clang_cuda_builtin_vars.h>\n"
+                                "#include <vector_types.h>\n"
+                                "#undef __global__\n#undef __device__\n#undef __host__\n"
+                                "#undef __shared__\n#undef __constant__\n#undef __managed__\n"
+                                "#define __global__ __attribute__((global))\n"
+                                "#define __device__ __attribute__((device))\n"
+                                "#define __host__ __attribute__((host))\n"
+                                "#define __shared__ __attribute__((shared))\n"
+                                "#define __constant__ __attribute__((constant))\n"
+                                "#define __managed__ __attribute__((managed))\n"
+                                "#define __launch_bounds__(...) "
+                                "__attribute__((launch_bounds(__VA_ARGS__)))\n"
+                                "extern \"C\" unsigned __cudaPushCallConfiguration(dim3, dim3, "
+                                "__SIZE_TYPE__ = 0, void * = 0);\n";
 
-static int ends_with(const char *s, const char *suffix)
-{
+static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static enum rw_language language_of(const char *path, const char *const *flags,
-                                    int nflags)
-{
-  static const char *const cxx[] = {".cc", ".cpp", ".cxx", ".C", ".c++",
-                                    ".CPP", ".cp"};
+static enum rw_language language_of(const char *path, const char *const *flags, int nflags) {
+  static const char *const cxx[] = {".cc", ".cpp", ".cxx", ".C", ".c++", ".CPP", ".cp"};
   enum rw_language lang = RW_C;
   for (size_t i = 0; i < sizeof cxx / sizeof *cxx; i++)
-    if (ends_with(path, cxx[i]))
-      lang = RW_CXX;
-  if (ends_with(path, ".cu"))
-    lang = RW_CUDA;
+    if (ends_with(path, cxx[i])) lang = RW_CXX;
+  if (ends_with(path, ".cu")) lang = RW_CUDA;
   for (int i = 0; i + 1 < nflags; i++)
     if (strcmp(flags[i], "-x") == 0)
-      lang = strcmp(flags[i + 1], "cuda") == 0  ? RW_CUDA
+      lang = strcmp(flags[i + 1], "cuda") == 0      ? RW_CUDA
              : strncmp(flags[i + 1], "c++", 3) == 0 ? RW_CXX
-                                                     : RW_C;
+                                                    : RW_C;
   return lang;
 }
 
-static char *read_file(const char *path, size_t *size)
-{
+static char *read_file(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   char *text = NULL;
   size_t cap = 0, n = 0;
-  if (!f)
-    return NULL;
+  if (!f) return NULL;
   for (;;) {
     text = rw_grow(text, &cap, n + 4096 + 1, 1);
     size_t got = fread(text + n, 1, 4096, f);
     n += got;
-    if (got < 4096)
-      break;
+    if (got < 4096) break;
   }
   fclose(f);
   text[n] = 0;
@@ -83,32 +73,26 @@ static char *read_file(const char *path, size_t *size)
 /* The compiler flags libclang gets: the user's, less those that only make
    sense for a real compilation (output files, GCC plugins), plus the CUDA
    host-parsing setup. */
-static const char **clang_arguments(enum rw_language lang,
-                                    const char *const *flags, int nflags,
-                                    int *count)
-{
+static const char **clang_arguments(enum rw_language lang, const char *const *flags, int nflags,
+                                    int *count) {
   const char **args = calloc((size_t)nflags + 16, sizeof *args);
   int n = 0, has_x = 0;
   for (int i = 0; i < nflags; i++) {
     const char *f = flags[i];
-    if (!strcmp(f, "-o") || !strcmp(f, "-MF") || !strcmp(f, "-MT") ||
-        !strcmp(f, "-MQ")) {
+    if (!strcmp(f, "-o") || !strcmp(f, "-MF") || !strcmp(f, "-MT") || !strcmp(f, "-MQ")) {
       i++;
       continue;
     }
     /* Warnings made errors are the compiler's business: the copy keeps
        them for it (clang's and GCC's pedantic warnings differ). */
-    if (!strcmp(f, "-c") || !strcmp(f, "-MD") || !strcmp(f, "-MMD") ||
-        !strncmp(f, "-fplugin", 8) || !strncmp(f, "-Werror", 7) ||
-        !strcmp(f, "-pedantic-errors"))
+    if (!strcmp(f, "-c") || !strcmp(f, "-MD") || !strcmp(f, "-MMD") || !strncmp(f, "-fplugin", 8) ||
+        !strncmp(f, "-Werror", 7) || !strcmp(f, "-pedantic-errors"))
       continue;
-    if (!strcmp(f, "-x"))
-      has_x = 1;
+    if (!strcmp(f, "-x")) has_x = 1;
     args[n++] = f;
   }
   if (lang == RW_CUDA) {
-    if (!has_x)
-      args[n++] = "-xcuda";
+    if (!has_x) args[n++] = "-xcuda";
     args[n++] = "--cuda-host-only";
     args[n++] = "-nocudainc";
     args[n++] = "-nocudalib";
@@ -121,14 +105,12 @@ static const char **clang_arguments(enum rw_language lang,
   return args;
 }
 
-int rw_token_is(const struct rw_token *t, const char *text)
-{
+int rw_token_is(const struct rw_token *t, const char *text) {
   return t && strcmp(t->text, text) == 0;
 }
 
 /* The first token that ends after OFFSET (u->ntokens if none). */
-size_t rw_token_at(const struct rw_unit *u, unsigned offset)
-{
+size_t rw_token_at(const struct rw_unit *u, unsigned offset) {
   size_t lo = 0, hi = u->ntokens;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
@@ -143,8 +125,7 @@ size_t rw_token_at(const struct rw_unit *u, unsigned offset)
 /* True if FROM and TO (FROM <= TO, between tokens) are on one logical
    line: no newline in between except escaped ones and those inside block
    comments. */
-int rw_same_logical_line(const struct rw_unit *u, unsigned from, unsigned to)
-{
+int rw_same_logical_line(const struct rw_unit *u, unsigned from, unsigned to) {
   const char *s = u->text;
   for (unsigned i = from; i < to && i < u->size; i++) {
     if (s[i] == '/' && i + 1 < to && s[i + 1] == '*') {
@@ -154,25 +135,20 @@ int rw_same_logical_line(const struct rw_unit *u, unsigned from, unsigned to)
       return 0;
     } else if (s[i] == '\n') {
       unsigned j = i;
-      if (j > from && s[j - 1] == '\r')
-        j--;
-      if (!(j > from && s[j - 1] == '\\'))
-        return 0;
+      if (j > from && s[j - 1] == '\r') j--;
+      if (!(j > from && s[j - 1] == '\\')) return 0;
     }
   }
   return 1;
 }
 
-static int main_file_offset(const struct rw_unit *u, CXSourceLocation loc,
-                            unsigned *offset)
-{
+static int main_file_offset(const struct rw_unit *u, CXSourceLocation loc, unsigned *offset) {
   CXFile file;
   clang_getExpansionLocation(loc, &file, NULL, NULL, offset);
   return file && clang_File_isEqual(file, u->file);
 }
 
-static int in_macro(CXSourceLocation loc)
-{
+static int in_macro(CXSourceLocation loc) {
   CXFile f1, f2;
   unsigned o1, o2;
   clang_getExpansionLocation(loc, &f1, NULL, NULL, &o1);
@@ -182,14 +158,10 @@ static int in_macro(CXSourceLocation loc)
 
 /* A cursor's extent as file offsets [*b, *e): a macro expansion it starts
    or ends in counts whole.  0 if it is not in the main file. */
-static int file_range(const struct rw_unit *u, CXCursor c, unsigned *b,
-                      unsigned *e)
-{
+static int file_range(const struct rw_unit *u, CXCursor c, unsigned *b, unsigned *e) {
   CXSourceRange r = clang_getCursorExtent(c);
   CXSourceLocation end = clang_getRangeEnd(r);
-  if (!main_file_offset(u, clang_getRangeStart(r), b) ||
-      !main_file_offset(u, end, e))
-    return 0;
+  if (!main_file_offset(u, clang_getRangeStart(r), b) || !main_file_offset(u, end, e)) return 0;
   if (in_macro(end) || *e < *b) {
     for (size_t i = 0; i < u->nexpansions; i++)
       if (u->expansions[i].begin <= *e && *e < u->expansions[i].end) {
@@ -197,23 +169,17 @@ static int file_range(const struct rw_unit *u, CXCursor c, unsigned *b,
         break;
       }
   }
-  if (*e < *b)
-    *e = *b;
+  if (*e < *b) *e = *b;
   return 1;
 }
 
-static int is_function_decl(enum CXCursorKind k)
-{
-  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod ||
-         k == CXCursor_Constructor || k == CXCursor_Destructor ||
-         k == CXCursor_ConversionFunction ||
-         k == CXCursor_FunctionTemplate || k == CXCursor_LambdaExpr ||
-         k == CXCursor_BlockExpr;
+static int is_function_decl(enum CXCursorKind k) {
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+         k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
+         k == CXCursor_FunctionTemplate || k == CXCursor_LambdaExpr || k == CXCursor_BlockExpr;
 }
 
-static enum CXChildVisitResult find_cuda_attr(CXCursor c, CXCursor parent,
-                                              CXClientData data)
-{
+static enum CXChildVisitResult find_cuda_attr(CXCursor c, CXCursor parent, CXClientData data) {
   int *bits = data;
   (void)parent;
   if (clang_getCursorKind(c) == CXCursor_CUDADeviceAttr ||
@@ -225,8 +191,7 @@ static enum CXChildVisitResult find_cuda_attr(CXCursor c, CXCursor parent,
 }
 
 /* 0 host, 1 device only, 2 host and device. */
-static int device_kind(CXCursor function)
-{
+static int device_kind(CXCursor function) {
   int bits = 0;
   clang_visitChildren(function, find_cuda_attr, &bits);
   return (bits & 1) ? ((bits & 2) ? 2 : 1) : 0;
@@ -234,14 +199,12 @@ static int device_kind(CXCursor function)
 
 struct visit {
   struct rw_unit *u;
-  int parent;    /* nearest statement node */
+  int parent;     /* nearest statement node */
   CXCursor owner; /* the function whose direct children these are */
   int has_owner;
 };
 
-static enum CXChildVisitResult visit_node(CXCursor c, CXCursor parent,
-                                          CXClientData data)
-{
+static enum CXChildVisitResult visit_node(CXCursor c, CXCursor parent, CXClientData data) {
   struct visit *v = data, inner = *v;
   struct rw_unit *u = v->u;
   enum CXCursorKind k = clang_getCursorKind(c);
@@ -274,8 +237,7 @@ static enum CXChildVisitResult visit_node(CXCursor c, CXCursor parent,
   return CXChildVisit_Continue;
 }
 
-static void add_macro_definition(struct rw_unit *u, CXCursor c)
-{
+static void add_macro_definition(struct rw_unit *u, CXCursor c) {
   struct rw_macro *m;
   CXString name = clang_getCursorSpelling(c);
   unsigned offset = 0;
@@ -290,9 +252,7 @@ static void add_macro_definition(struct rw_unit *u, CXCursor c)
 }
 
 /* First pass over the unit's top level: the preprocessing record. */
-static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent,
-                                            CXClientData data)
-{
+static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent, CXClientData data) {
   struct rw_unit *u = data;
   enum CXCursorKind k = clang_getCursorKind(c);
   (void)parent;
@@ -303,8 +263,8 @@ static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent,
     unsigned b, e;
     if (main_file_offset(u, clang_getRangeStart(r), &b) &&
         main_file_offset(u, clang_getRangeEnd(r), &e)) {
-      u->expansions = rw_grow(u->expansions, &u->expansions_cap,
-                              u->nexpansions + 1, sizeof *u->expansions);
+      u->expansions =
+          rw_grow(u->expansions, &u->expansions_cap, u->nexpansions + 1, sizeof *u->expansions);
       u->expansions[u->nexpansions++] = (struct rw_expansion){b, e, c};
     }
   }
@@ -312,9 +272,7 @@ static enum CXChildVisitResult visit_macros(CXCursor c, CXCursor parent,
 }
 
 /* Second pass: the statements of the main file's declarations. */
-static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent,
-                                         CXClientData data)
-{
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data) {
   struct rw_unit *u = data;
   enum CXCursorKind k = clang_getCursorKind(c);
   unsigned offset;
@@ -322,19 +280,16 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent,
      (-Dmain=...) still belongs to the file. */
   if (k != CXCursor_MacroDefinition && k != CXCursor_MacroExpansion &&
       k != CXCursor_InclusionDirective &&
-      main_file_offset(u, clang_getRangeStart(clang_getCursorExtent(c)),
-                       &offset)) {
+      main_file_offset(u, clang_getRangeStart(clang_getCursorExtent(c)), &offset)) {
     struct visit v = {u, -1, clang_getNullCursor(), 0};
     visit_node(c, parent, &v);
   }
   return CXChildVisit_Continue;
 }
 
-static void read_tokens(struct rw_unit *u)
-{
-  CXSourceRange all = clang_getRange(
-      clang_getLocationForOffset(u->tu, u->file, 0),
-      clang_getLocationForOffset(u->tu, u->file, (unsigned)u->size));
+static void read_tokens(struct rw_unit *u) {
+  CXSourceRange all = clang_getRange(clang_getLocationForOffset(u->tu, u->file, 0),
+                                     clang_getLocationForOffset(u->tu, u->file, (unsigned)u->size));
   CXToken *toks;
   unsigned n;
   CXSourceRangeList *skipped = clang_getSkippedRanges(u->tu, u->file);
@@ -343,25 +298,20 @@ static void read_tokens(struct rw_unit *u)
   u->tokens = calloc(n + 1, sizeof *u->tokens);
   for (unsigned i = 0; i < n; i++) {
     struct rw_token *t = &u->tokens[u->ntokens];
-    if (clang_getTokenKind(toks[i]) == CXToken_Comment)
-      continue;
+    if (clang_getTokenKind(toks[i]) == CXToken_Comment) continue;
     CXSourceRange r = clang_getTokenExtent(u->tu, toks[i]);
     CXString s = clang_getTokenSpelling(u->tu, toks[i]);
-    clang_getSpellingLocation(clang_getRangeStart(r), NULL, &t->line, &t->col,
-                              &t->begin);
+    clang_getSpellingLocation(clang_getRangeStart(r), NULL, &t->line, &t->col, &t->begin);
     clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &t->end);
     t->kind = clang_getTokenKind(toks[i]);
     t->text = rw_strdup(clang_getCString(s));
     clang_disposeString(s);
     for (unsigned j = 0; skipped && j < skipped->count; j++) {
       unsigned b, e;
-      clang_getSpellingLocation(clang_getRangeStart(skipped->ranges[j]), NULL,
-                                NULL, NULL, &b);
-      clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[j]), NULL,
-                                NULL, NULL, &e);
+      clang_getSpellingLocation(clang_getRangeStart(skipped->ranges[j]), NULL, NULL, NULL, &b);
+      clang_getSpellingLocation(clang_getRangeEnd(skipped->ranges[j]), NULL, NULL, NULL, &e);
       /* The range runs from the #if's end to the #endif's start. */
-      if (t->begin >= b && t->begin < e)
-        t->skipped = 1;
+      if (t->begin >= b && t->begin < e) t->skipped = 1;
     }
     u->ntokens++;
   }
@@ -371,8 +321,7 @@ static void read_tokens(struct rw_unit *u)
 
 /* Errors that stop the rewrite; CUDA device bodies are left out, as
    libclang 14 cannot check device code against this CUDA toolkit. */
-static int report_parse_errors(struct rw_unit *u)
-{
+static int report_parse_errors(struct rw_unit *u) {
   int errors = 0;
   unsigned n = clang_getNumDiagnostics(u->tu);
   for (unsigned i = 0; i < n; i++) {
@@ -380,15 +329,13 @@ static int report_parse_errors(struct rw_unit *u)
     if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
       unsigned offset = 0;
       int device = 0;
-      if (u->lang == RW_CUDA &&
-          main_file_offset(u, clang_getDiagnosticLocation(d), &offset))
+      if (u->lang == RW_CUDA && main_file_offset(u, clang_getDiagnosticLocation(d), &offset))
         for (size_t j = 0; j < u->nnodes; j++)
-          if (u->nodes[j].function_body && u->nodes[j].device == 1 &&
-              u->nodes[j].begin <= offset && offset < u->nodes[j].end)
+          if (u->nodes[j].function_body && u->nodes[j].device == 1 && u->nodes[j].begin <= offset &&
+              offset < u->nodes[j].end)
             device = 1;
       if (!device) {
-        CXString s = clang_formatDiagnostic(
-            d, clang_defaultDiagnosticDisplayOptions());
+        CXString s = clang_formatDiagnostic(d, clang_defaultDiagnosticDisplayOptions());
         fprintf(stderr, "%s\n", clang_getCString(s));
         clang_disposeString(s);
         errors++;
@@ -404,13 +351,10 @@ static int report_parse_errors(struct rw_unit *u)
   return errors;
 }
 
-int rw_unit_parse(struct rw_unit *u, const char *path,
-                  const char *const *flags, int nflags)
-{
+int rw_unit_parse(struct rw_unit *u, const char *path, const char *const *flags, int nflags) {
   int nargs;
   const char **args;
-  struct CXUnsavedFile shim = {cuda_shim_name, cuda_shim,
-                               sizeof cuda_shim - 1};
+  struct CXUnsavedFile shim = {cuda_shim_name, cuda_shim, sizeof cuda_shim - 1};
   enum CXErrorCode rc;
 
   u->path = path;
@@ -424,13 +368,13 @@ int rw_unit_parse(struct rw_unit *u, const char *path,
   u->index = clang_createIndex(0, 0);
   rc = clang_parseTranslationUnit2(
       u->index, path, args, nargs, &shim, u->lang == RW_CUDA ? 1 : 0,
-      CXTranslationUnit_DetailedPreprocessingRecord |
-          CXTranslationUnit_KeepGoing,
-      &u->tu);
+      CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &u->tu);
   free(args);
   if (rc != CXError_Success || !u->tu) {
-    fprintf(stderr, "capture-window-rewrite: error: libclang cannot parse "
-                    "'%s' (error %d)\n", path, (int)rc);
+    fprintf(stderr,
+            "capture-window-rewrite: error: libclang cannot parse "
+            "'%s' (error %d)\n",
+            path, (int)rc);
     return -1;
   }
   u->file = clang_getFile(u->tu, path);
@@ -440,12 +384,9 @@ int rw_unit_parse(struct rw_unit *u, const char *path,
   return report_parse_errors(u) ? -1 : 0;
 }
 
-void rw_unit_dispose(struct rw_unit *u)
-{
-  for (size_t i = 0; i < u->ntokens; i++)
-    free(u->tokens[i].text);
-  for (size_t i = 0; i < u->nmacros; i++)
-    free(u->macros[i].name);
+void rw_unit_dispose(struct rw_unit *u) {
+  for (size_t i = 0; i < u->ntokens; i++) free(u->tokens[i].text);
+  for (size_t i = 0; i < u->nmacros; i++) free(u->macros[i].name);
   free(u->tokens);
   free(u->nodes);
   free(u->expansions);
@@ -453,8 +394,6 @@ void rw_unit_dispose(struct rw_unit *u)
   free(u->pragmas);
   free(u->loop_args);
   free(u->text);
-  if (u->tu)
-    clang_disposeTranslationUnit(u->tu);
-  if (u->index)
-    clang_disposeIndex(u->index);
+  if (u->tu) clang_disposeTranslationUnit(u->tu);
+  if (u->index) clang_disposeIndex(u->index);
 }

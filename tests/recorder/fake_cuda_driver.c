@@ -20,14 +20,12 @@
 
 typedef int CUresult; /* CUDA_SUCCESS == 0 */
 
-CW_EXPORT CUresult cuProfilerStart(void)
-{
+CW_EXPORT CUresult cuProfilerStart(void) {
   cw_record_line("profiler start");
   return 0;
 }
 
-CW_EXPORT CUresult cuProfilerStop(void)
-{
+CW_EXPORT CUresult cuProfilerStop(void) {
   cw_record_line("profiler stop");
   return 0;
 }

@@ -57,14 +57,11 @@ static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct named *strings, *domains;
 
 /* Find (domain, text) in *list or add it; one handle per distinct text. */
-static struct named *intern(struct named **list, const struct named *domain,
-                            const char *text)
-{
+static struct named *intern(struct named **list, const struct named *domain, const char *text) {
   struct named *n;
   pthread_mutex_lock(&handles_lock);
   for (n = *list; n; n = n->next)
-    if (n->domain == domain && strcmp(n->text, text) == 0)
-      break;
+    if (n->domain == domain && strcmp(n->text, text) == 0) break;
   if (!n) {
     size_t len = strlen(text);
     n = malloc(sizeof *n + len + 1);
@@ -80,8 +77,7 @@ static struct named *intern(struct named **list, const struct named *domain,
 }
 
 /* The entry behind a handle, or NULL if this library never returned it. */
-static const struct named *lookup(struct named *const *list, const void *handle)
-{
+static const struct named *lookup(struct named *const *list, const void *handle) {
   const struct named *n;
   pthread_mutex_lock(&handles_lock);
   for (n = *list; n && (const void *)n != handle; n = n->next)
@@ -95,11 +91,9 @@ static const struct named *lookup(struct named *const *list, const void *handle)
 enum { TEXT_MAX = 1024 };
 
 /* Copy an ASCII text, escaping newlines and backslashes. */
-static void copy_ascii(char *out, const char *in)
-{
+static void copy_ascii(char *out, const char *in) {
   size_t o = 0;
-  if (!in)
-    in = "(null)";
+  if (!in) in = "(null)";
   for (; *in && o < TEXT_MAX - 3; in++) {
     if (*in == '\n' || *in == '\\') {
       out[o++] = '\\';
@@ -111,8 +105,7 @@ static void copy_ascii(char *out, const char *in)
   out[o] = '\0';
 }
 
-static void copy_wide(char *out, const wchar_t *in)
-{
+static void copy_wide(char *out, const wchar_t *in) {
   char narrow[TEXT_MAX];
   size_t o = 0;
   for (; in && *in && o < TEXT_MAX - 1; in++)
@@ -122,16 +115,14 @@ static void copy_wide(char *out, const wchar_t *in)
 }
 
 /* "@NAME" for a domain other than the default one, "" for the default. */
-static void domain_suffix(char *out, size_t size, nvtxDomainHandle_t domain)
-{
+static void domain_suffix(char *out, size_t size, nvtxDomainHandle_t domain) {
   static const char hex[] = "0123456789ABCDEF";
   const struct named *d;
   const char *s;
   size_t o = 0;
 
   out[0] = '\0';
-  if (!domain)
-    return;
+  if (!domain) return;
   d = lookup(&domains, domain);
   if (!d) {
     snprintf(out, size, "@?%p", (void *)domain);
@@ -140,8 +131,8 @@ static void domain_suffix(char *out, size_t size, nvtxDomainHandle_t domain)
   out[o++] = '@';
   for (s = d->text; *s && o < size - 4; s++) {
     unsigned char c = (unsigned char)*s;
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-        (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == '-') {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+        c == '.' || c == ':' || c == '-') {
       out[o++] = (char)c;
     } else {
       out[o++] = '%';
@@ -153,8 +144,7 @@ static void domain_suffix(char *out, size_t size, nvtxDomainHandle_t domain)
 }
 
 /* "KIND TEXT" for the message of an event's attributes. */
-static void describe_message(char *out, const nvtxEventAttributes_t *attr)
-{
+static void describe_message(char *out, const nvtxEventAttributes_t *attr) {
   char text[TEXT_MAX];
   const struct named *s;
 
@@ -177,8 +167,7 @@ static void describe_message(char *out, const nvtxEventAttributes_t *attr)
       copy_ascii(text, s->text);
       snprintf(out, TEXT_MAX + 16, "registered %s", text);
     } else {
-      snprintf(out, TEXT_MAX + 16, "registered ?%p",
-               (void *)attr->message.registered);
+      snprintf(out, TEXT_MAX + 16, "registered ?%p", (void *)attr->message.registered);
     }
     break;
   default:
@@ -199,58 +188,52 @@ static __thread int push_depth;
    across the runtime fails its test (tests/hostile/emission_test.py;
    the runtime's hooks restore errno). */
 #if defined(__x86_64__)
-#define CW_SCRAMBLE_GPRS \
-  "movq $-1, %%rax\n\tmovq $-1, %%rcx\n\tmovq $-1, %%rdx\n\tmovq $-1, %%rsi\n\t" \
-  "movq $-1, %%rdi\n\tmovq $-1, %%r8\n\tmovq $-1, %%r9\n\tmovq $-1, %%r10\n\t" \
+#define CW_SCRAMBLE_GPRS                                                                           \
+  "movq $-1, %%rax\n\tmovq $-1, %%rcx\n\tmovq $-1, %%rdx\n\tmovq $-1, %%rsi\n\t"                   \
+  "movq $-1, %%rdi\n\tmovq $-1, %%r8\n\tmovq $-1, %%r9\n\tmovq $-1, %%r10\n\t"                     \
   "movq $-1, %%r11\n\t"
 #define CW_GPRS "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "cc"
-#define CW_XMM0_15 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
-  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#define CW_XMM0_15                                                                                 \
+  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",         \
+      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
 
-__attribute__((target("avx512f"))) static void scramble_avx512(void)
-{
+__attribute__((target("avx512f"))) static void scramble_avx512(void) {
   __asm__ volatile(
       CW_SCRAMBLE_GPRS
-      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"
+      ".irp r, "
+      "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"
       "vpternlogd $0xff, %%zmm\\r, %%zmm\\r, %%zmm\\r\n\t"
       ".endr\n\t"
-      "kxnorw %%k0, %%k0, %%k1\n\tkxnorw %%k0, %%k0, %%k2\n\tkxnorw %%k0, %%k0, %%k7"
-      ::: CW_GPRS, CW_XMM0_15, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-        "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",
-        "xmm30", "xmm31", "k1", "k2", "k7");
+      "kxnorw %%k0, %%k0, %%k1\n\tkxnorw %%k0, %%k0, %%k2\n\tkxnorw %%k0, %%k0, %%k7" ::
+          : CW_GPRS, CW_XMM0_15, "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
+            "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k1",
+            "k2", "k7");
 }
 
-__attribute__((target("avx"))) static void scramble_avx(void)
-{
-  __asm__ volatile(
-      CW_SCRAMBLE_GPRS
-      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t"
-      "vcmptrueps %%ymm\\r, %%ymm\\r, %%ymm\\r\n\t"
-      ".endr"
-      ::: CW_GPRS, CW_XMM0_15);
+__attribute__((target("avx"))) static void scramble_avx(void) {
+  __asm__ volatile(CW_SCRAMBLE_GPRS ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t"
+                                    "vcmptrueps %%ymm\\r, %%ymm\\r, %%ymm\\r\n\t"
+                                    ".endr" ::
+                                        : CW_GPRS, CW_XMM0_15);
 }
 
-static void scramble_sse(void)
-{
-  __asm__ volatile(
-      CW_SCRAMBLE_GPRS
-      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t"
-      "pcmpeqd %%xmm\\r, %%xmm\\r\n\t"
-      ".endr"
-      ::: CW_GPRS, CW_XMM0_15);
+static void scramble_sse(void) {
+  __asm__ volatile(CW_SCRAMBLE_GPRS ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t"
+                                    "pcmpeqd %%xmm\\r, %%xmm\\r\n\t"
+                                    ".endr" ::
+                                        : CW_GPRS, CW_XMM0_15);
 }
 
 /* Eight pushes fill the x87 stack: values a caller left there (the ABI
    wants it empty at a call) are overwritten; the pops leave it as it was
    found. */
-static void scramble_x87(void)
-{
+static void scramble_x87(void) {
   __asm__ volatile(".rept 8\n\tfld1\n\t.endr\n\t"
-                   ".rept 8\n\tfstp %%st(0)\n\t.endr" ::: "st");
+                   ".rept 8\n\tfstp %%st(0)\n\t.endr" ::
+                       : "st");
 }
 
-static void scramble_scratch_registers(void)
-{
+static void scramble_scratch_registers(void) {
   scramble_x87();
   if (__builtin_cpu_supports("avx512f"))
     scramble_avx512();
@@ -262,27 +245,25 @@ static void scramble_scratch_registers(void)
 #elif defined(__aarch64__)
 /* AAPCS64: x0-x17, v0-v7 and v16-v31 are the callee's (x18 is the
    platform's; v8-v15 keep their lower halves: left alone). */
-static void scramble_scratch_registers(void)
-{
-  __asm__ volatile(
-      ".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n\t"
-      "mov x\\r, #-1\n\t"
-      ".endr\n\t"
-      ".irp r, 0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"
-      "movi v\\r\\().2d, #0xffffffffffffffff\n\t"
-      ".endr\n\t"
-      "cmn x0, #1" /* the flags */
-      ::: "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
-        "x12", "x13", "x14", "x15", "x16", "x17", "v0", "v1", "v2", "v3", "v4", "v5",
-        "v6", "v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24",
-        "v25", "v26", "v27", "v28", "v29", "v30", "v31", "cc");
+static void scramble_scratch_registers(void) {
+  __asm__ volatile(".irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n\t"
+                   "mov x\\r, #-1\n\t"
+                   ".endr\n\t"
+                   ".irp r, 0,1,2,3,4,5,6,7,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31\n\t"
+                   "movi v\\r\\().2d, #0xffffffffffffffff\n\t"
+                   ".endr\n\t"
+                   "cmn x0, #1" /* the flags */
+                   ::
+                       : "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
+                         "x12", "x13", "x14", "x15", "x16", "x17", "v0", "v1", "v2", "v3", "v4",
+                         "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23",
+                         "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31", "cc");
 }
 #else
 static void scramble_scratch_registers(void) {}
 #endif
 
-static void act_as_any_callee(void)
-{
+static void act_as_any_callee(void) {
   errno = EDOM; /* any C function may change errno, even when it succeeds */
   scramble_scratch_registers();
 }
@@ -290,55 +271,47 @@ static void act_as_any_callee(void)
 /* ---- the callbacks ---------------------------------------------------- */
 
 static void record_event(const char *verb, nvtxDomainHandle_t domain,
-                         const nvtxEventAttributes_t *attr)
-{
+                         const nvtxEventAttributes_t *attr) {
   char where[256], what[TEXT_MAX + 16];
   domain_suffix(where, sizeof where, domain);
   describe_message(what, attr);
   cw_record_line("%s%s %s", verb, where, what);
 }
 
-static void record_ascii(const char *verb, const char *message)
-{
+static void record_ascii(const char *verb, const char *message) {
   char text[TEXT_MAX];
   copy_ascii(text, message);
   cw_record_line("%s ascii %s", verb, text);
 }
 
-static void record_wide(const char *verb, const wchar_t *message)
-{
+static void record_wide(const char *verb, const wchar_t *message) {
   char text[TEXT_MAX];
   copy_wide(text, message);
   cw_record_line("%s unicode %s", verb, text);
 }
 
-static int record_push(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *attr)
-{
+static int record_push(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *attr) {
   record_event("push", domain, attr);
   act_as_any_callee();
   return push_depth++;
 }
 
-static int record_pop(nvtxDomainHandle_t domain)
-{
+static int record_pop(nvtxDomainHandle_t domain) {
   char where[256];
   domain_suffix(where, sizeof where, domain);
   cw_record_line("pop%s", where);
   act_as_any_callee();
-  if (push_depth == 0)
-    return -1;
+  if (push_depth == 0) return -1;
   return --push_depth;
 }
 
-static uint64_t next_range_id(void)
-{
+static uint64_t next_range_id(void) {
   static uint64_t last;
   return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
 }
 
 static nvtxRangeId_t record_range_start(nvtxDomainHandle_t domain,
-                                        const nvtxEventAttributes_t *attr)
-{
+                                        const nvtxEventAttributes_t *attr) {
   char verb[64];
   nvtxRangeId_t id = next_range_id();
   snprintf(verb, sizeof verb, "rangestart#%llu", (unsigned long long)id);
@@ -346,8 +319,7 @@ static nvtxRangeId_t record_range_start(nvtxDomainHandle_t domain,
   return id;
 }
 
-static void record_range_end(nvtxDomainHandle_t domain, nvtxRangeId_t id)
-{
+static void record_range_end(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
   char where[256];
   domain_suffix(where, sizeof where, domain);
   cw_record_line("rangeend%s#%llu", where, (unsigned long long)id);
@@ -358,14 +330,22 @@ static void NVTX_API cb_MarkEx(const nvtxEventAttributes_t *a) { record_event("m
 static void NVTX_API cb_MarkA(const char *m) { record_ascii("mark", m); }
 static void NVTX_API cb_MarkW(const wchar_t *m) { record_wide("mark", m); }
 static int NVTX_API cb_RangePushEx(const nvtxEventAttributes_t *a) { return record_push(NULL, a); }
-static int NVTX_API cb_RangePushA(const char *m) { record_ascii("push", m); act_as_any_callee(); return push_depth++; }
-static int NVTX_API cb_RangePushW(const wchar_t *m) { record_wide("push", m); return push_depth++; }
+static int NVTX_API cb_RangePushA(const char *m) {
+  record_ascii("push", m);
+  act_as_any_callee();
+  return push_depth++;
+}
+static int NVTX_API cb_RangePushW(const wchar_t *m) {
+  record_wide("push", m);
+  return push_depth++;
+}
 static int NVTX_API cb_RangePop(void) { return record_pop(NULL); }
-static nvtxRangeId_t NVTX_API cb_RangeStartEx(const nvtxEventAttributes_t *a) { return record_range_start(NULL, a); }
+static nvtxRangeId_t NVTX_API cb_RangeStartEx(const nvtxEventAttributes_t *a) {
+  return record_range_start(NULL, a);
+}
 static void NVTX_API cb_RangeEnd(nvtxRangeId_t id) { record_range_end(NULL, id); }
 
-static nvtxRangeId_t NVTX_API cb_RangeStartA(const char *m)
-{
+static nvtxRangeId_t NVTX_API cb_RangeStartA(const char *m) {
   nvtxEventAttributes_t a = {0};
   a.version = NVTX_VERSION;
   a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
@@ -374,8 +354,7 @@ static nvtxRangeId_t NVTX_API cb_RangeStartA(const char *m)
   return record_range_start(NULL, &a);
 }
 
-static nvtxRangeId_t NVTX_API cb_RangeStartW(const wchar_t *m)
-{
+static nvtxRangeId_t NVTX_API cb_RangeStartW(const wchar_t *m) {
   nvtxEventAttributes_t a = {0};
   a.version = NVTX_VERSION;
   a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
@@ -385,14 +364,22 @@ static nvtxRangeId_t NVTX_API cb_RangeStartW(const wchar_t *m)
 }
 
 /* Core2 module: the domain functions; a NULL domain is the default one. */
-static void NVTX_API cb_DomainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) { record_event("mark", d, a); }
-static int NVTX_API cb_DomainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) { return record_push(d, a); }
+static void NVTX_API cb_DomainMarkEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) {
+  record_event("mark", d, a);
+}
+static int NVTX_API cb_DomainRangePushEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) {
+  return record_push(d, a);
+}
 static int NVTX_API cb_DomainRangePop(nvtxDomainHandle_t d) { return record_pop(d); }
-static nvtxRangeId_t NVTX_API cb_DomainRangeStartEx(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) { return record_range_start(d, a); }
-static void NVTX_API cb_DomainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id) { record_range_end(d, id); }
+static nvtxRangeId_t NVTX_API cb_DomainRangeStartEx(nvtxDomainHandle_t d,
+                                                    const nvtxEventAttributes_t *a) {
+  return record_range_start(d, a);
+}
+static void NVTX_API cb_DomainRangeEnd(nvtxDomainHandle_t d, nvtxRangeId_t id) {
+  record_range_end(d, id);
+}
 
-static nvtxStringHandle_t register_string(nvtxDomainHandle_t domain, const char *text)
-{
+static nvtxStringHandle_t register_string(nvtxDomainHandle_t domain, const char *text) {
   char where[256], shown[TEXT_MAX];
   struct named *s = intern(&strings, (const struct named *)domain, text ? text : "");
   domain_suffix(where, sizeof where, domain);
@@ -401,23 +388,20 @@ static nvtxStringHandle_t register_string(nvtxDomainHandle_t domain, const char 
   return (nvtxStringHandle_t)s;
 }
 
-static nvtxStringHandle_t NVTX_API cb_DomainRegisterStringA(nvtxDomainHandle_t d, const char *s)
-{
+static nvtxStringHandle_t NVTX_API cb_DomainRegisterStringA(nvtxDomainHandle_t d, const char *s) {
   return register_string(d, s);
 }
 
-static nvtxStringHandle_t NVTX_API cb_DomainRegisterStringW(nvtxDomainHandle_t d, const wchar_t *s)
-{
+static nvtxStringHandle_t NVTX_API cb_DomainRegisterStringW(nvtxDomainHandle_t d,
+                                                            const wchar_t *s) {
   char narrow[TEXT_MAX];
   size_t o = 0;
-  for (; s && *s && o < TEXT_MAX - 1; s++)
-    narrow[o++] = (*s > 0 && *s < 128) ? (char)*s : '?';
+  for (; s && *s && o < TEXT_MAX - 1; s++) narrow[o++] = (*s > 0 && *s < 128) ? (char)*s : '?';
   narrow[o] = '\0';
   return register_string(d, narrow);
 }
 
-static nvtxDomainHandle_t create_domain(const char *name)
-{
+static nvtxDomainHandle_t create_domain(const char *name) {
   char where[256];
   struct named *d = intern(&domains, NULL, name ? name : "");
   domain_suffix(where, sizeof where, (nvtxDomainHandle_t)d);
@@ -425,10 +409,11 @@ static nvtxDomainHandle_t create_domain(const char *name)
   return (nvtxDomainHandle_t)d;
 }
 
-static nvtxDomainHandle_t NVTX_API cb_DomainCreateA(const char *name) { return create_domain(name); }
+static nvtxDomainHandle_t NVTX_API cb_DomainCreateA(const char *name) {
+  return create_domain(name);
+}
 
-static nvtxDomainHandle_t NVTX_API cb_DomainCreateW(const wchar_t *name)
-{
+static nvtxDomainHandle_t NVTX_API cb_DomainCreateW(const wchar_t *name) {
   char narrow[TEXT_MAX];
   size_t o = 0;
   for (; name && *name && o < TEXT_MAX - 1; name++)
@@ -446,68 +431,61 @@ struct hook {
   NvtxFunctionPointer fn;
 };
 
-#define HOOK(id, fn) { id, (NvtxFunctionPointer)(fn) }
+#define HOOK(id, fn)                                                                               \
+  { id, (NvtxFunctionPointer)(fn) }
 
 static const struct hook core_hooks[] = {
-  HOOK(NVTX_CBID_CORE_MarkEx, cb_MarkEx),
-  HOOK(NVTX_CBID_CORE_MarkA, cb_MarkA),
-  HOOK(NVTX_CBID_CORE_MarkW, cb_MarkW),
-  HOOK(NVTX_CBID_CORE_RangeStartEx, cb_RangeStartEx),
-  HOOK(NVTX_CBID_CORE_RangeStartA, cb_RangeStartA),
-  HOOK(NVTX_CBID_CORE_RangeStartW, cb_RangeStartW),
-  HOOK(NVTX_CBID_CORE_RangeEnd, cb_RangeEnd),
-  HOOK(NVTX_CBID_CORE_RangePushEx, cb_RangePushEx),
-  HOOK(NVTX_CBID_CORE_RangePushA, cb_RangePushA),
-  HOOK(NVTX_CBID_CORE_RangePushW, cb_RangePushW),
-  HOOK(NVTX_CBID_CORE_RangePop, cb_RangePop),
+    HOOK(NVTX_CBID_CORE_MarkEx, cb_MarkEx),
+    HOOK(NVTX_CBID_CORE_MarkA, cb_MarkA),
+    HOOK(NVTX_CBID_CORE_MarkW, cb_MarkW),
+    HOOK(NVTX_CBID_CORE_RangeStartEx, cb_RangeStartEx),
+    HOOK(NVTX_CBID_CORE_RangeStartA, cb_RangeStartA),
+    HOOK(NVTX_CBID_CORE_RangeStartW, cb_RangeStartW),
+    HOOK(NVTX_CBID_CORE_RangeEnd, cb_RangeEnd),
+    HOOK(NVTX_CBID_CORE_RangePushEx, cb_RangePushEx),
+    HOOK(NVTX_CBID_CORE_RangePushA, cb_RangePushA),
+    HOOK(NVTX_CBID_CORE_RangePushW, cb_RangePushW),
+    HOOK(NVTX_CBID_CORE_RangePop, cb_RangePop),
 };
 
 static const struct hook core2_hooks[] = {
-  HOOK(NVTX_CBID_CORE2_DomainMarkEx, cb_DomainMarkEx),
-  HOOK(NVTX_CBID_CORE2_DomainRangeStartEx, cb_DomainRangeStartEx),
-  HOOK(NVTX_CBID_CORE2_DomainRangeEnd, cb_DomainRangeEnd),
-  HOOK(NVTX_CBID_CORE2_DomainRangePushEx, cb_DomainRangePushEx),
-  HOOK(NVTX_CBID_CORE2_DomainRangePop, cb_DomainRangePop),
-  HOOK(NVTX_CBID_CORE2_DomainRegisterStringA, cb_DomainRegisterStringA),
-  HOOK(NVTX_CBID_CORE2_DomainRegisterStringW, cb_DomainRegisterStringW),
-  HOOK(NVTX_CBID_CORE2_DomainCreateA, cb_DomainCreateA),
-  HOOK(NVTX_CBID_CORE2_DomainCreateW, cb_DomainCreateW),
-  HOOK(NVTX_CBID_CORE2_DomainDestroy, cb_DomainDestroy),
+    HOOK(NVTX_CBID_CORE2_DomainMarkEx, cb_DomainMarkEx),
+    HOOK(NVTX_CBID_CORE2_DomainRangeStartEx, cb_DomainRangeStartEx),
+    HOOK(NVTX_CBID_CORE2_DomainRangeEnd, cb_DomainRangeEnd),
+    HOOK(NVTX_CBID_CORE2_DomainRangePushEx, cb_DomainRangePushEx),
+    HOOK(NVTX_CBID_CORE2_DomainRangePop, cb_DomainRangePop),
+    HOOK(NVTX_CBID_CORE2_DomainRegisterStringA, cb_DomainRegisterStringA),
+    HOOK(NVTX_CBID_CORE2_DomainRegisterStringW, cb_DomainRegisterStringW),
+    HOOK(NVTX_CBID_CORE2_DomainCreateA, cb_DomainCreateA),
+    HOOK(NVTX_CBID_CORE2_DomainCreateW, cb_DomainCreateW),
+    HOOK(NVTX_CBID_CORE2_DomainDestroy, cb_DomainDestroy),
 };
 
 /* Point the instance's table entries for `module` at our callbacks. */
 static int attach(const NvtxExportTableCallbacks *etbl, NvtxCallbackModule module,
-                  const struct hook *hooks, size_t n)
-{
+                  const struct hook *hooks, size_t n) {
   NvtxFunctionTable table = NULL;
   unsigned int size = 0;
   size_t i;
 
-  if (!etbl->GetModuleFunctionTable(module, &table, &size) || !table)
-    return 0;
+  if (!etbl->GetModuleFunctionTable(module, &table, &size) || !table) return 0;
   for (i = 0; i < n; i++)
-    if (hooks[i].id <= size && table[hooks[i].id])
-      *table[hooks[i].id] = hooks[i].fn;
+    if (hooks[i].id <= size && table[hooks[i].id]) *table[hooks[i].id] = hooks[i].fn;
   return 1;
 }
 
-CW_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
-{
+CW_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table) {
   const NvtxExportTableCallbacks *etbl =
       (const NvtxExportTableCallbacks *)get_export_table(NVTX_ETID_CALLBACKS);
   const NvtxExportTableVersionInfo *version =
       (const NvtxExportTableVersionInfo *)get_export_table(NVTX_ETID_VERSIONINFO);
 
-  if (!etbl || etbl->struct_size < sizeof *etbl)
-    return 0;
-  if (version && version->struct_size >= sizeof *version &&
-      version->SetInjectionNvtxVersion)
+  if (!etbl || etbl->struct_size < sizeof *etbl) return 0;
+  if (version && version->struct_size >= sizeof *version && version->SetInjectionNvtxVersion)
     version->SetInjectionNvtxVersion(NVTX_VERSION);
-  if (!attach(etbl, NVTX_CB_MODULE_CORE, core_hooks,
-              sizeof core_hooks / sizeof core_hooks[0]))
+  if (!attach(etbl, NVTX_CB_MODULE_CORE, core_hooks, sizeof core_hooks / sizeof core_hooks[0]))
     return 0;
-  if (!attach(etbl, NVTX_CB_MODULE_CORE2, core2_hooks,
-              sizeof core2_hooks / sizeof core2_hooks[0]))
+  if (!attach(etbl, NVTX_CB_MODULE_CORE2, core2_hooks, sizeof core2_hooks / sizeof core2_hooks[0]))
     return 0;
   return 1;
 }

@@ -21,8 +21,7 @@
 
 void selftest_lib_window(const char *label);
 
-static void push_ex(nvtxMessageType_t type, nvtxMessageValue_t value)
-{
+static void push_ex(nvtxMessageType_t type, nvtxMessageValue_t value) {
   nvtxEventAttributes_t attr = {0};
   attr.version = NVTX_VERSION;
   attr.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
@@ -31,8 +30,7 @@ static void push_ex(nvtxMessageType_t type, nvtxMessageValue_t value)
   nvtxRangePushEx(&attr);
 }
 
-static void *worker(void *arg)
-{
+static void *worker(void *arg) {
   char text[32];
   (void)arg;
   for (int i = 0; i < 500; i++) {
@@ -45,15 +43,13 @@ static void *worker(void *arg)
   return NULL;
 }
 
-static int profiler(const char *name)
-{
+static int profiler(const char *name) {
   void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   int (*fn)(void) = cuda ? (int (*)(void))dlsym(cuda, name) : NULL;
   return fn ? fn() : -1;
 }
 
-int main(void)
-{
+int main(void) {
   nvtxMessageValue_t v;
   nvtxEventAttributes_t mark = {0};
   nvtxDomainHandle_t dom;
@@ -106,10 +102,8 @@ int main(void)
   nvtxRangePop();
   rc |= profiler("cuProfilerStop");
 
-  for (int t = 0; t < 4; t++)
-    pthread_create(&threads[t], NULL, worker, NULL);
-  for (int t = 0; t < 4; t++)
-    pthread_join(threads[t], NULL);
+  for (int t = 0; t < 4; t++) pthread_create(&threads[t], NULL, worker, NULL);
+  for (int t = 0; t < 4; t++) pthread_join(threads[t], NULL);
   printf("profiler calls returned %d\n", rc);
   return 0;
 }

@@ -2,8 +2,7 @@
    libcapture_window has: the recorder must attach to both. */
 #include <nvtx3/nvToolsExt.h>
 
-void selftest_lib_window(const char *label)
-{
+void selftest_lib_window(const char *label) {
   nvtxEventAttributes_t attr = {0};
   attr.version = NVTX_VERSION;
   attr.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;

@@ -14,8 +14,7 @@
 #include <stdio.h>
 #include <time.h>
 
-static inline void cw_mark(const char *label, long i)
-{
+static inline void cw_mark(const char *label, long i) {
   char text[96];
   snprintf(text, sizeof text, "%s@%ld", label, i);
   nvtxMarkA(text);
@@ -24,8 +23,7 @@ static inline void cw_mark(const char *label, long i)
 /* Steps of a known length sleep rather than spin: under CPU contention a
    sleeping thread is woken within microseconds, while a spinning one loses
    whole time slices. */
-static inline void cw_sleep_us(long us)
-{
+static inline void cw_sleep_us(long us) {
   struct timespec t = {us / 1000000, (us % 1000000) * 1000L};
   while (nanosleep(&t, &t) != 0)
     ;

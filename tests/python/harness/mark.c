@@ -4,8 +4,7 @@
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 
-__attribute__((visibility("default"))) void cw_py_mark(const char *label, long i)
-{
+__attribute__((visibility("default"))) void cw_py_mark(const char *label, long i) {
   char text[96];
   snprintf(text, sizeof text, "%s@%ld", label, i);
   nvtxMarkA(text);
