@@ -20,7 +20,7 @@ step(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BINARY_DIR} -G ${GENERATOR
   -DCW_BUILD_CUDA=OFF -DCW_BUILD_BENCH=OFF)
 step(build ${CMAKE_COMMAND} --build ${BINARY_DIR} --target
   capture_window capture_window_static cw_nvtx_recorder cw_fake_cuda_driver
-  cw_hostile_unmatched_end)
+  cw_hostile_unmatched_end cw_spike_rule)
 
 # Sanitizer settings for every program the tests run. Leaks are checked:
 # the runtime keeps what it allocates reachable until exit.
