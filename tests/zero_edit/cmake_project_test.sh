@@ -3,9 +3,11 @@
 # (tests/zero_edit/cmake_project) built against an installed capture-window: it
 # builds without errors from units that do not hold the loops, and the
 # program emits exactly the events the pragmas would.
-# Usage: cmake_project_test.sh BUILD_DIR SOURCE_DIR RECORDER FAKECUDA_DIR
+# The project is built by CC, the C compiler the plugin was built for (the
+# matrix's builds use other GCCs than the default cc).
+# Usage: cmake_project_test.sh BUILD_DIR SOURCE_DIR RECORDER FAKECUDA_DIR CC
 set -euo pipefail
-build=$1 source=$2 recorder=$3 fakecuda=$4
+build=$1 source=$2 recorder=$3 fakecuda=$4 cc=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -13,7 +15,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 down=$work/zero_edit
 cmake -S "$source/tests/zero_edit/cmake_project" -B "$down" -G Ninja \
-      -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/configure.log" 2>&1 ||
+      -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_COMPILER="$cc" >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; fail "zero_edit does not configure"; }
 cmake --build "$down" -- -v >"$work/build.log" 2>&1 ||
   { cat "$work/build.log"; fail "zero_edit does not build"; }
