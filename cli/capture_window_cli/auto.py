@@ -12,8 +12,8 @@ import sys
 import tempfile
 
 from . import plan, runtime
-from .common import ME, Usage, option_value, plural, program_name
-from .nsys import nsys_ended, run_nsys
+from .common import ME, Usage, option_value, program_name
+from .nsys import no_report, nsys_ended, run_nsys
 from .report import Trace, check_report, host_phrases, odd_steps, sqlite_of
 from .steptimes import read_times, step_files
 from .suggest import suggestions
@@ -168,8 +168,7 @@ def profile_auto(args):
         mine = [r for r in results if r["window"] == (start, count)]
         if not mine:
             rows.append((f"{start}:{count}", aim, "no report", "-", "-"))
-            failed.append(f"{start}:{count}: no report holds it (nsys wrote "
-                          f"{plural(len(reports), 'report')} for {plural(len(windows), 'window')})")
+            failed.append(f"{start}:{count}: {no_report(reports, windows)}")
         for r in mine:
             rows.append((f"{start}:{count}", aim, "ok" if r["ok"] else r["problem"], r["report"],
                          odd_step(r) if r["ok"] else "-"))

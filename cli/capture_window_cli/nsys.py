@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from .common import ME, cannot_run, nsys_command, nsys_defaults
+from .common import ME, cannot_run, nsys_command, nsys_defaults, plural
 from .runtime import rank_variable
 
 
@@ -39,6 +39,12 @@ def nsys_ended(nsys_status, status):
     if nsys_status != 0:
         print(f"{ME}: nsys exited with status {nsys_status}", file=sys.stderr)
     return status or nsys_status
+
+
+def no_report(reports, windows):
+    """Why a planned window is left without a report, in profile's and --auto's words."""
+    return (f"no report holds it (nsys wrote {plural(len(reports), 'report')} for "
+            f"{plural(len(windows), 'window')})")
 
 
 def written_reports(stem):

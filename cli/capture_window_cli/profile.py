@@ -2,8 +2,8 @@
 then `check` of each report it wrote."""
 import os
 
-from .common import ME, Usage, option_value, parse_expect, plural, program_name
-from .nsys import nsys_ended, run_nsys
+from .common import ME, Usage, option_value, parse_expect, program_name
+from .nsys import no_report, nsys_ended, run_nsys
 from .report import check_report
 from .runtime import AT_START, BY_AUTO, none_due, windows
 
@@ -110,8 +110,7 @@ def cmd_profile(args):
             print(f"{r['report']}: {r['verdict']}")
             status = status if r["ok"] else 1
         for start, count in unreported(windows, results):
-            print(f"{ME}: window {start}:{count}: no report holds it (nsys wrote "
-                  f"{plural(len(reports), 'report')} for {plural(len(windows), 'window')})")
+            print(f"{ME}: window {start}:{count}: {no_report(reports, windows)}")
             status = 1
         if reason:
             print(f"{ME}: reports although {reason}")

@@ -11,17 +11,15 @@ from .runtime import AT_START, BY_AUTO, windows
 VARIABLE = re.compile(r'(CAPTURE_WINDOW[A-Z0-9_]*)="(.*)"', re.S)
 
 
-def recorded_variables(path):
-    """{NAME: VALUE} of the CAPTURE_WINDOW* variables in the export at PATH;
-    {} when it has no META_DATA_CAPTURE (an older nsys, a cut-down export)."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def recorded_variables(db):
+    """{NAME: VALUE} of the CAPTURE_WINDOW* variables in the open export DB
+    (the connection Trace reads); {} when it has no META_DATA_CAPTURE (an
+    older nsys, a cut-down export)."""
     try:
         rows = db.execute("SELECT value FROM META_DATA_CAPTURE "
                           "WHERE name LIKE 'PROCESS_%:ENVIRONMENT_VARIABLE'").fetchall()
     except sqlite3.Error:
         rows = []
-    finally:
-        db.close()
     return {m.group(1): m.group(2) for (value,) in rows for m in [VARIABLE.fullmatch(value or "")]
             if m}
 

@@ -109,6 +109,7 @@ class Trace:
                                                "CUPTI_ACTIVITY_KIND_RUNTIME"} <= tables else [])
             graphs = self._graphs(db, tables) if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables else []
             self.osrt = self._os_calls(db) if "OSRT_API" in tables else None
+            self.recorded = recorded_variables(db)
         finally:
             db.close()
         step = re.compile(re.escape(label) + r"#([0-9]+)")
@@ -349,7 +350,7 @@ def check_report(report, label, expect):
     if isinstance(expect, list):   # the planned windows: the one this report's steps began at
         expect = nearest_window(expect, indexes[0])
         result["window"] = expect
-    recorded, source = recorded_variables(db), ""
+    recorded, source = trace.recorded, ""
     result["recorded"] = recorded or None
     if not expect and "CAPTURE_WINDOW" in recorded:
         expect = recorded_window(recorded, indexes[0])
