@@ -57,13 +57,19 @@
  *
  * Parts: rw_unit.c parses and indexes the file, rw_pragma.c finds the
  * pragmas, rw_loop.c finds their loops, rw_spec.c the loop specs' loops,
- * rw_all_loops.c all-loops' loops, rw_emit.c writes the copy.
+ * rw_all_loops.c all-loops' loops, rw_inline.c expands the macro uses
+ * that build a marked loop, rw_emit.c writes the copy.
  *
- * Limits: see docs/rewrite.md.  In short: a pragma (or a loop) produced by
- * expanding a user macro cannot be rewritten in place and is an error that
- * says so (a literal CAPTURE_WINDOW(...) of annotations/capture_window.h
- * and a literal _Pragma("capture_window(...)") are fine); only object-like
- * macros expand among the arguments; quoted #includes relative to FILE's
+ * Rounds: a marked loop (or its pragma) that comes from a macro's
+ * expansion cannot be edited where it stands, so its macro use is
+ * replaced by the expansion, on the use's own lines, and the text is
+ * parsed again; a macro built from another takes another round, at most
+ * MAX_ROUNDS.  A macro that text cannot expand faithfully (__VA_OPT__,
+ * one that names itself) is an error at the pragma that says why, or,
+ * for all-loops, a loop left alone with a note.
+ *
+ * Limits: see docs/rewrite.md.  In short: only object-like macros expand
+ * among the pragma's arguments; quoted #includes relative to FILE's
  * folder need that folder on the include path of the compilation of the
  * copy; a goto or case label jumping into a marked body from outside is a
  * C++ compile error; longjmp out of a body skips the end hooks.  Loops of
@@ -147,6 +153,34 @@ static int plugin_arguments(struct rw_unit *u, char **flags, int nflags) {
   return ok;
 }
 
+/* Each round parses the file, finds the marked loops and writes the
+   copy, unless some marked loop is built by a macro: then the uses of
+   those macros are replaced by their expansions (rw_inline.c) and the
+   next round parses that text.  A macro whose loop comes from another
+   macro takes one round per level. */
+#define MAX_ROUNDS 8
+
+static int rewrite(struct rw_unit *u, const char *file, const char *const *flags, int nflags,
+                   const char *out) {
+  char *text = NULL;
+  size_t size = 0;
+  for (int round = 0;; round++) {
+    if (rw_unit_parse(u, file, text, size, flags, nflags) != 0) return 1;
+    rw_find_pragmas(u);
+    rw_match_loops(u);
+    rw_match_loop_specs(u);
+    rw_mark_all_loops(u);
+    if (!u->ninlines || round + 1 == MAX_ROUNDS) break;
+    text = rw_inlined_text(u, &size);
+    rw_unit_reset(u);
+  }
+  if (u->ninlines) {
+    rw_tool_error(u, "macros nest more than %d deep around a marked loop", MAX_ROUNDS);
+    return 1;
+  }
+  return u->errors ? 1 : rw_write_output(u, out) ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   struct rw_unit unit;
   const char *file = NULL, *out = NULL;
@@ -177,15 +211,8 @@ int main(int argc, char **argv) {
   if (!file) return usage(stderr, 2);
   if (!plugin_arguments(&unit, flags, nflags)) return 1;
 
-  if (rw_unit_parse(&unit, file, (const char *const *)flags, nflags) != 0) {
-    rw_unit_dispose(&unit);
-    return 1;
-  }
-  rw_find_pragmas(&unit);
-  rw_match_loops(&unit);
-  rw_match_loop_specs(&unit);
-  rw_mark_all_loops(&unit);
-  status = unit.errors ? 1 : rw_write_output(&unit, out) ? 1 : 0;
+  status = rewrite(&unit, file, (const char *const *)flags, nflags, out);
+  rw_flush_diagnostics(&unit);
   rw_unit_dispose(&unit);
   return status;
 }

@@ -68,9 +68,11 @@ struct rw_pragma {
   const struct cw_loop_arg *spec; /* zero-edit marking: the argument */
 };
 
-struct rw_diag_sink {
-  const char *path; /* the file as given */
-  int errors;
+/* A macro use of the file that builds a marked loop (or its pragma),
+   to be replaced by its expansion before the next parse (rw_inline.c). */
+struct rw_inline {
+  unsigned begin, end; /* the use: NAME ... through its ')' */
+  char *text;          /* its expansion, on one line */
 };
 
 struct rw_unit {
@@ -95,6 +97,11 @@ struct rw_unit {
   struct cw_loop_arg *loop_args; /* --loop SPEC, loop[-optional]=SPEC */
   size_t nloop_args, loop_args_cap;
 
+  struct rw_inline *inlines;
+  size_t ninlines, inlines_cap;
+  char *diagnostics; /* printed when the last round is done */
+  size_t ndiagnostics, diagnostics_cap;
+
   int verbose;
   int all_loops;                          /* all-loops was given ... */
   struct cw_loop_window all_loops_window; /* ... with this window */
@@ -102,8 +109,10 @@ struct rw_unit {
   int constant_evaluable_loops; /* rewritten in their own form (rw_emit.c) */
 };
 
-/* rw_unit.c */
-int rw_unit_parse(struct rw_unit *u, const char *path, const char *const *flags, int nflags);
+/* rw_unit.c: parse PATH, or TEXT (owned by the unit) under PATH's name. */
+int rw_unit_parse(struct rw_unit *u, const char *path, char *text, size_t size,
+                  const char *const *flags, int nflags);
+void rw_unit_reset(struct rw_unit *u); /* keeps the options and loop specs */
 void rw_unit_dispose(struct rw_unit *u);
 size_t rw_token_at(const struct rw_unit *u, unsigned offset);
 int rw_token_is(const struct rw_token *t, const char *text);
@@ -113,6 +122,8 @@ int rw_same_logical_line(const struct rw_unit *u, unsigned from, unsigned to);
 void rw_error(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ...);
 void rw_warning(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ...);
 void rw_note(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ...);
+void rw_tool_error(struct rw_unit *u, const char *fmt, ...); /* no location */
+void rw_flush_diagnostics(struct rw_unit *u);
 void rw_offset_position(const struct rw_unit *u, unsigned offset, unsigned *line, unsigned *col);
 void *rw_grow(void *array, size_t *cap, size_t need, size_t elem);
 char *rw_strdup(const char *s);
@@ -140,6 +151,14 @@ void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf, size_t siz
 /* rw_constexpr.c: loop node LOOP is in a function constant evaluation
    may run (constexpr, consteval, a C++ lambda). */
 int rw_constant_evaluable(const struct rw_unit *u, int loop);
+
+/* rw_inline.c: the loop node LOOP's keyword comes from a macro used in
+   the file; have that use replaced by its expansion before the next
+   parse.  0 when it is; else -1 and WHY says what stops it. */
+int rw_inline_loop_macro(struct rw_unit *u, int loop, char *why, size_t size);
+int rw_inline_use(struct rw_unit *u, const struct rw_expansion *x, char *why, size_t size);
+/* The file's text with every requested use replaced (lines kept). */
+char *rw_inlined_text(const struct rw_unit *u, size_t *size);
 
 /* rw_emit.c: the instrumented copy. */
 int rw_write_output(struct rw_unit *u, const char *out_path);

@@ -7,8 +7,9 @@
  * alone, as by the plugins: loops of CUDA device functions, loops of
  * OpenMP/OpenACC constructs, and loops whose body a goto, a computed
  * goto or a case label can enter from outside (a note with verbose).
- * Left alone here only: a loop whose keyword comes from a macro expansion,
- * which no rewrite of the file can reach (a note with verbose).
+ * A loop whose keyword comes from a macro is marked in the next round,
+ * once the macro's use is expanded in the file (rw_inline.c); left alone,
+ * with a note under verbose, when that macro cannot be expanded.
  */
 #include "rw.h"
 
@@ -122,11 +123,11 @@ void rw_mark_all_loops(struct rw_unit *u) {
     body = rw_enclosing_body(u, i, &outermost);
     if (body < 0 || u->nodes[body].device == 1 || in_openmp(u, i)) continue;
     auto_label(u, i, body, w.label);
-    if (!rw_is_rewritable_loop(u, i))
-      left_alone(u, i, w.label,
-                 "its keyword comes from a macro expansion, which "
-                 "capture-window-rewrite cannot rewrite");
-    else if (body_enterable(u, (int)i, body))
+    if (!rw_is_rewritable_loop(u, i)) {
+      /* Built by a macro: the next round sees its expansion. */
+      char why[512];
+      if (rw_inline_loop_macro(u, (int)i, why, sizeof why) != 0) left_alone(u, i, w.label, why);
+    } else if (body_enterable(u, (int)i, body))
       left_alone(u, i, w.label, NULL);
     else
       rw_mark_loop(u, i, body, &w, NULL);

@@ -10,11 +10,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Diagnostics wait in the unit: a round that ends by expanding macros
+   (rw_inline.c) is parsed again, and only the last round's are printed. */
+static void append(struct rw_unit *u, const char *fmt, va_list ap) {
+  va_list copy;
+  int n;
+  va_copy(copy, ap);
+  n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  if (n < 0) return;
+  u->diagnostics = rw_grow(u->diagnostics, &u->diagnostics_cap, u->ndiagnostics + (size_t)n + 1, 1);
+  vsnprintf(u->diagnostics + u->ndiagnostics, (size_t)n + 1, fmt, ap);
+  u->ndiagnostics += (size_t)n;
+}
+
+static void append_text(struct rw_unit *u, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  append(u, fmt, ap);
+  va_end(ap);
+}
+
 static void report(struct rw_unit *u, const char *kind, unsigned line, unsigned col,
                    const char *fmt, va_list ap) {
-  fprintf(stderr, "%s:%u:%u: %s: ", u->path, line, col, kind);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  append_text(u, "%s:%u:%u: %s: ", u->path, line, col, kind);
+  append(u, fmt, ap);
+  append_text(u, "\n");
 }
 
 void rw_error(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ...) {
@@ -37,6 +58,21 @@ void rw_note(struct rw_unit *u, unsigned line, unsigned col, const char *fmt, ..
   va_start(ap, fmt);
   report(u, "note", line, col, fmt, ap);
   va_end(ap);
+}
+
+void rw_tool_error(struct rw_unit *u, const char *fmt, ...) {
+  va_list ap;
+  append_text(u, "capture-window-rewrite: error: ");
+  va_start(ap, fmt);
+  append(u, fmt, ap);
+  va_end(ap);
+  append_text(u, "\n");
+  u->errors++;
+}
+
+void rw_flush_diagnostics(struct rw_unit *u) {
+  if (u->ndiagnostics) fwrite(u->diagnostics, 1, u->ndiagnostics, stderr);
+  u->ndiagnostics = 0;
 }
 
 /* Line and column (1-based, in bytes) of OFFSET in the file. */

@@ -98,14 +98,6 @@ void rw_function_name(const struct rw_unit *u, CXCursor f, char *buf, size_t siz
   clang_disposeString(name);
 }
 
-/* Whether LOOP's keyword is written in the file (not from a macro). */
-static int keyword_in_file(const struct rw_unit *u, int loop) {
-  size_t k = rw_token_at(u, u->nodes[loop].begin);
-  return k < u->ntokens && u->tokens[k].begin == u->nodes[loop].begin &&
-         (rw_token_is(&u->tokens[k], "for") || rw_token_is(&u->tokens[k], "while") ||
-          rw_token_is(&u->tokens[k], "do"));
-}
-
 /* The loop node pragma P marks, or -1 after the error that says why it
    marks none. */
 static int pragma_loop(struct rw_unit *u, const struct rw_pragma *p) {
@@ -132,10 +124,14 @@ static int pragma_loop(struct rw_unit *u, const struct rw_pragma *p) {
     rw_error(u, p->name_line, p->name_col, "%s", cw_message(CW_MSG_OPENMP_LOOP));
     return -1;
   }
-  if (!keyword_in_file(u, loop)) {
-    rw_error(u, p->name_line, p->name_col,
-             "capture-window-rewrite cannot instrument a loop that comes "
-             "from a macro expansion; write the loop itself in the file");
+  if (!rw_is_rewritable_loop(u, loop)) {
+    /* Built by a macro: the next round sees its expansion in the file. */
+    char why[512];
+    if (rw_inline_loop_macro(u, loop, why, sizeof why) != 0)
+      rw_error(u, p->name_line, p->name_col,
+               "capture-window-rewrite cannot instrument this loop: its "
+               "keyword comes from a macro, and %s",
+               why);
     return -1;
   }
   return loop;

@@ -274,17 +274,20 @@ static int mentions_pragma(CXTranslationUnit tu, CXSourceRange range) {
 }
 
 /* A use of some other macro whose definition or arguments hold a
-   capture_window pragma: the loop it marks is inside an expansion. */
+   capture_window pragma: the loop it marks is inside an expansion, which
+   the next round sees in the file (rw_inline.c). */
 static void check_macro_use(struct rw_unit *u, const struct rw_token *name,
                             const struct rw_expansion *x) {
   CXCursor def = clang_getCursorReferenced(x->cursor);
-  if ((!clang_Cursor_isNull(def) && mentions_pragma(u->tu, clang_getCursorExtent(def))) ||
-      mentions_pragma(u->tu, clang_getCursorExtent(x->cursor)))
+  char why[512];
+  if (((!clang_Cursor_isNull(def) && mentions_pragma(u->tu, clang_getCursorExtent(def))) ||
+       mentions_pragma(u->tu, clang_getCursorExtent(x->cursor))) &&
+      rw_inline_use(u, x, why, sizeof why) != 0)
     rw_error(u, name->line, name->col,
              "capture-window-rewrite cannot instrument a loop marked inside "
-             "the expansion of macro '%s'; write '#pragma capture_window(...)' "
+             "the expansion of macro '%s': %s; write '#pragma capture_window(...)' "
              "or CAPTURE_WINDOW(...) directly before the loop",
-             name->text);
+             name->text, why);
 }
 
 void rw_find_pragmas(struct rw_unit *u) {

@@ -125,6 +125,19 @@ static void claim(struct rw_unit *u, struct cw_loop_arg *a, size_t i) {
   }
 }
 
+/* Loop node I, which A names, is built by a macro: the next round sees
+   its expansion in the file (rw_inline.c), or this says why not. */
+static void claim_macro_loop(struct rw_unit *u, struct cw_loop_arg *a, size_t i) {
+  char why[512];
+  a->matched = 1;
+  if (rw_inline_loop_macro(u, (int)i, why, sizeof why) != 0) {
+    unsigned line, col;
+    rw_offset_position(u, u->nodes[i].begin, &line, &col);
+    rw_error(u, line, col, "%s names a loop whose keyword comes from a macro, and %s", a->given,
+             why);
+  }
+}
+
 /* FUNCTION specs: every function so named has one outermost loop. */
 static int ambiguous(struct rw_unit *u, struct cw_loop_arg *a, size_t i, size_t first) {
   int o1, o2;
@@ -146,7 +159,9 @@ static void match_spec(struct rw_unit *u, struct cw_loop_arg *a) {
   for (size_t i = 0; i < u->nnodes && a->spec.by_function; i++)
     if (u->nodes[i].function_body && names_function(a, u->nodes[i].function)) a->function_seen = 1;
   for (size_t i = 0; i < u->nnodes; i++)
-    if (rw_is_rewritable_loop(u, i) && names_loop(u, a, i)) {
+    if (rw_is_loop(u->nodes[i].kind) && !rw_is_rewritable_loop(u, i) && names_loop(u, a, i)) {
+      claim_macro_loop(u, a, i);
+    } else if (rw_is_rewritable_loop(u, i) && names_loop(u, a, i)) {
       for (size_t k = 0; k < nfound; k++)
         if (ambiguous(u, a, i, found[k])) {
           a->matched = 1;
@@ -155,10 +170,7 @@ static void match_spec(struct rw_unit *u, struct cw_loop_arg *a) {
       if (nfound < sizeof found / sizeof *found) found[nfound++] = i;
     }
   for (size_t k = 0; k < nfound; k++) claim(u, a, found[k]);
-  if (cw_format_loop_arg_unmatched(text, sizeof text, a)) {
-    fprintf(stderr, "capture-window-rewrite: error: %s\n", text);
-    u->errors++;
-  }
+  if (cw_format_loop_arg_unmatched(text, sizeof text, a)) rw_tool_error(u, "%s", text);
 }
 
 void rw_match_loop_specs(struct rw_unit *u) {

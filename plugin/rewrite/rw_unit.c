@@ -351,23 +351,30 @@ static int report_parse_errors(struct rw_unit *u) {
   return errors;
 }
 
-int rw_unit_parse(struct rw_unit *u, const char *path, const char *const *flags, int nflags) {
+int rw_unit_parse(struct rw_unit *u, const char *path, char *text, size_t size,
+                  const char *const *flags, int nflags) {
   int nargs;
   const char **args;
-  struct CXUnsavedFile shim = {cuda_shim_name, cuda_shim, sizeof cuda_shim - 1};
+  struct CXUnsavedFile unsaved[2];
+  unsigned nunsaved = 0;
   enum CXErrorCode rc;
 
   u->path = path;
-  u->text = read_file(path, &u->size);
+  u->text = text ? text : read_file(path, &size);
+  u->size = size;
   if (!u->text) {
     fprintf(stderr, "capture-window-rewrite: error: cannot read '%s'\n", path);
     return -1;
   }
   u->lang = language_of(path, flags, nflags);
   args = clang_arguments(u->lang, flags, nflags, &nargs);
-  u->index = clang_createIndex(0, 0);
+  if (u->lang == RW_CUDA)
+    unsaved[nunsaved++] = (struct CXUnsavedFile){cuda_shim_name, cuda_shim, sizeof cuda_shim - 1};
+  if (text) /* the file with some macro uses expanded (rw_inline.c) */
+    unsaved[nunsaved++] = (struct CXUnsavedFile){path, u->text, (unsigned long)u->size};
+  if (!u->index) u->index = clang_createIndex(0, 0);
   rc = clang_parseTranslationUnit2(
-      u->index, path, args, nargs, &shim, u->lang == RW_CUDA ? 1 : 0,
+      u->index, path, args, nargs, unsaved, nunsaved,
       CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &u->tu);
   free(args);
   if (rc != CXError_Success || !u->tu) {
@@ -384,16 +391,37 @@ int rw_unit_parse(struct rw_unit *u, const char *path, const char *const *flags,
   return report_parse_errors(u) ? -1 : 0;
 }
 
-void rw_unit_dispose(struct rw_unit *u) {
+/* What one parse found, and its results; the options and the loop
+   specs (less what a round learnt of them) stay. */
+void rw_unit_reset(struct rw_unit *u) {
   for (size_t i = 0; i < u->ntokens; i++) free(u->tokens[i].text);
   for (size_t i = 0; i < u->nmacros; i++) free(u->macros[i].name);
+  for (size_t i = 0; i < u->ninlines; i++) free(u->inlines[i].text);
+  for (size_t i = 0; i < u->nloop_args; i++)
+    u->loop_args[i].matched = u->loop_args[i].function_seen = 0;
   free(u->tokens);
   free(u->nodes);
   free(u->expansions);
   free(u->macros);
   free(u->pragmas);
-  free(u->loop_args);
+  free(u->inlines);
   free(u->text);
   if (u->tu) clang_disposeTranslationUnit(u->tu);
+  u->tokens = NULL, u->ntokens = 0;
+  u->nodes = NULL, u->nnodes = u->nodes_cap = 0;
+  u->expansions = NULL, u->nexpansions = u->expansions_cap = 0;
+  u->macros = NULL, u->nmacros = u->macros_cap = 0;
+  u->pragmas = NULL, u->npragmas = u->pragmas_cap = 0;
+  u->inlines = NULL, u->ninlines = u->inlines_cap = 0;
+  u->text = NULL, u->size = 0;
+  u->tu = NULL;
+  u->errors = u->constant_evaluable_loops = 0;
+  u->ndiagnostics = 0;
+}
+
+void rw_unit_dispose(struct rw_unit *u) {
+  rw_unit_reset(u);
+  free(u->loop_args);
+  free(u->diagnostics);
   if (u->index) clang_disposeIndex(u->index);
 }

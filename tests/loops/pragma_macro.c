@@ -1,7 +1,6 @@
 /* _Pragma in a macro that expands to the pragma and the whole loop on one
    source line, with a macro among the pragma's arguments. */
 // cw-windows: step=2:2
-// cw-skip: rewrite the pragma and its loop come from one macro expansion
 // cw-run:
 // cw-expect: step#0..1(.) S step[ step#2..3(.) ] E step#4..5(.)
 #include "cw_test.h"

@@ -2,14 +2,14 @@
    loop gets the label FUNCTION.LINE and the window 1:1; a loop whose body
    is a macro that expands to if/else (googletest's EXPECT_EQ shape) is
    rewritten; a loop whose keyword comes from a macro (REPEAT's, line 42)
-   is left alone: its iterations emit nothing.  The loop keywords are on
-   lines 22, 32 and 48. */
+   is marked once the rewriter has expanded that use in the copy.  The
+   loop keywords are on lines 22, 32, 42 and 48. */
 // cw-plugin-args: all-loops=1:1
-// cw-windows: sum.22=1:1 count.32=1:1 main.48=1:1
+// cw-windows: sum.22=1:1 count.32=1:1 twice.42=1:1 main.48=1:1
 // cw-run:
 // cw-expect: main.48#0(.) S main.48[ main.48#1(.) ] E main.48#2..3(.)
 // cw-expect: sum.22#0(.) S sum.22[ sum.22#1(.) ] E sum.22#2(.)
-// cw-expect: count.32#0(.) S count.32[ count.32#1(.) ] E
+// cw-expect: count.32#0(.) S count.32[ count.32#1(.) ] E twice.42#0() S twice.42[ twice.42#1() ] E
 #include "cw_test.h"
 
 static int failures;
