@@ -16,6 +16,8 @@
 #define LISTED(...) for (int l_ = 0; l_ < 2; l_++) __VA_ARGS__;
 void wait_all(int);
 #define wait_all(n) for (int w_ = 0; w_ < (n); w_++) wait_all(w_)
+int g(int, ...);
+#define OPTIONAL(n, ...) for (int o_ = 0; o_ < (n); o_++) g(o_ __VA_OPT__(,) __VA_ARGS__)
 int bad;
 int f(int n)
 {
@@ -39,6 +41,8 @@ int f(int n)
   LISTED(t++, t++)
 #pragma capture_window(1, 2) // { cw-error "capture-window-rewrite cannot instrument this loop: its keyword comes from a macro, and macro 'wait_all' cannot be expanded in the copy: its expansion names the macro itself" col=9 }
   wait_all(n);
+#pragma capture_window(1, 2) // { cw-error "capture-window-rewrite cannot instrument this loop: its keyword comes from a macro, and macro 'OPTIONAL' cannot be expanded in the copy: it uses __VA_OPT__" col=9 }
+  OPTIONAL(n);
   return t;
 }
 // { cw-options "-fplugin-arg-capture_window-verbose" } { cw-strict }
