@@ -101,18 +101,21 @@ static const char helpers[] =
     "#define __CW_RW_CONSTEXPR\n"
     "#endif\n"
     "#if defined(__GNUC__) || defined(__clang__)\n"
-    "static inline __CW_RW_CONSTEXPR struct cw_loop_v2 *\n"
+    "/* Unused where no such loop is (clang's -Wunused-function). */\n"
+    "#define __CW_RW_CX_HELPER static inline __attribute__((__unused__)) __CW_RW_CONSTEXPR\n"
+    "__CW_RW_CX_HELPER struct cw_loop_v2 *\n"
     "__cw_rw_cx_iter_begin(struct cw_loop_v2 *__l)\n"
     "{ if (__CW_RW_CONSTANT_EVALUATED() || !__l ||\n"
     "      __builtin_expect(__l->next++ < __l->attention_at, 1))\n"
     "    return __CW_RW_NULL;\n"
     "  return cw_iter_begin_v2(__l) ? __l : __CW_RW_NULL; }\n"
-    "static inline __CW_RW_CONSTEXPR void\n"
+    "__CW_RW_CX_HELPER void\n"
     "__cw_rw_cx_iter_end(struct cw_loop_v2 **__l)\n"
     "{ if (!__CW_RW_CONSTANT_EVALUATED() && *__l) cw_iter_end_v2(*__l); }\n"
-    "static inline __CW_RW_CONSTEXPR void\n"
+    "__CW_RW_CX_HELPER void\n"
     "__cw_rw_cx_loop_exit(struct cw_loop_v2 **__l)\n"
     "{ if (!__CW_RW_CONSTANT_EVALUATED() && *__l) cw_loop_exit_v2(*__l, 0); }\n"
+    "#undef __CW_RW_CX_HELPER\n"
     "#endif\n"
     "#else\n"
     "#if defined(_MSC_VER) && !defined(__clang__)\n"
@@ -362,6 +365,13 @@ static void write_prelude(const struct rw_unit *u, FILE *out) {
           "consteval function or a lambda needs __attribute__((cleanup)) "
           "(GCC, Clang, icpx, NVHPC, nvcc with either)\"\n#endif\n",
           out);
+  /* After the #line, g++ takes FILE's own text for a header's and warns
+     of a class whose base is in an anonymous namespace (googletest's
+     fixtures), which it never does in the file itself. */
+  fputs("#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && "
+        "!defined(__NVCOMPILER) && !defined(__CUDACC__)\n"
+        "#pragma GCC diagnostic ignored \"-Wsubobject-linkage\"\n#endif\n",
+        out);
   fprintf(out, "#line 1 %s\n", file);
 }
 
