@@ -34,8 +34,10 @@ int main(void)
   EACH(long, j, 3) { cw_mark("each", j); total += j; }
 #pragma capture_window(1, 1, "show")
   SHOW("show", total * 2, "%ld (%s)", "twice");
+#ifndef __STRICT_ANSI__ /* GNU's elision, which -pedantic flags in ISO modes */
 #pragma capture_window(0, 1, "plain")
   SHOW("plain", total, "%ld");
+#endif
 #pragma capture_window(1, 1, "steps")
   COUNTER(steps, 3)
 #pragma capture_window(2, 1, "ever")
