@@ -64,9 +64,9 @@
  * expansion cannot be edited where it stands, so its macro use is
  * replaced by the expansion, on the use's own lines, and the text is
  * parsed again; a macro built from another takes another round, at most
- * MAX_ROUNDS.  A macro that text cannot expand faithfully (__VA_OPT__,
- * one that names itself) is an error at the pragma that says why, or,
- * for all-loops, a loop left alone with a note.
+ * MAX_ROUNDS.  A macro that text cannot expand faithfully (one that
+ * names itself, __VA_OPT__ next to # or ##) is an error at the pragma
+ * that says why, or, for all-loops, a loop left alone with a note.
  *
  * Limits: see docs/rewrite.md.  In short: only object-like macros expand
  * among the pragma's arguments; quoted #includes relative to FILE's

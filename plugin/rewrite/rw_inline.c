@@ -13,12 +13,14 @@
  *
  * The expansion is one level, as text: the macro's replacement list with
  * each parameter replaced by its argument as written, `#` and `##`
- * applied, GNU's `, ## __VA_ARGS__` honoured.  Macros in the result expand
- * when the copy is compiled, as they would have (a macro whose loop comes
- * from a macro it uses takes another round).  The use's lines stay: the
- * expansion takes the use's first line, and its other lines stay empty.
- * Refused, with the reason: `__VA_OPT__`, and a replacement list that
- * names its own macro (text would expand it again).
+ * applied, GNU's `, ## __VA_ARGS__` and `__VA_OPT__(...)` honoured.
+ * Macros in the result expand when the copy is compiled, as they would
+ * have (a macro whose loop comes from a macro it uses takes another
+ * round).  The use's lines stay: the expansion takes the use's first line,
+ * and its other lines stay empty.
+ * Refused, with the reason: a replacement list that names its own macro
+ * (text would expand it again), and `__VA_OPT__` next to `#` or `##` or
+ * within another (rare forms whose placemarker rules text does not keep).
  */
 #include "rw.h"
 
@@ -178,21 +180,55 @@ static void put_stringified(const struct rw_unit *u, const struct arguments *a, 
   free(s.s);
 }
 
+/* The token that closes the parenthesis at OPEN, or 0. */
+static unsigned closing_paren(const struct definition *d, unsigned open) {
+  int depth = 0;
+  for (unsigned i = open; i < d->n; i++) {
+    if (!strcmp(dtext(d, i), "(")) depth++;
+    if (!strcmp(dtext(d, i), ")") && --depth == 0) return i;
+  }
+  return 0;
+}
+
+/* __VA_OPT__(...) at I: 0 and *SKIP_TO (the group's last token) when the
+   variadic argument is empty, 0 and *CLOSE (its `)`, to drop) when not,
+   -1 for the forms text cannot take (next to # or ##, nested). */
+static int va_opt(const struct definition *d, const struct arguments *a, unsigned i,
+                  unsigned close_before, unsigned *skip_to, unsigned *close) {
+  unsigned end = strcmp(dtext(d, i + 1), "(") ? 0 : closing_paren(d, i + 1);
+  if (!d->variadic || !end || close_before || !strcmp(dtext(d, i - 1), "#") ||
+      !strcmp(dtext(d, i - 1), "##") || !strcmp(dtext(d, end + 1), "##"))
+    return -1;
+  if (a->first[d->nparams - 1] == a->last[d->nparams - 1])
+    *skip_to = end;
+  else
+    *skip_to = i + 1, *close = end;
+  return 0;
+}
+
 static char *expansion_text(const struct rw_unit *u, const struct rw_expansion *x,
                             const struct definition *d, const struct arguments *a, char *why,
                             size_t size) {
   struct text t = {0};
   const char *name = dtext(d, 0);
+  unsigned opt_close = 0; /* the `)` of the __VA_OPT__ group being copied */
   puts_text(&t, "");
   for (unsigned i = d->body; i < d->n; i++) {
     const char *tok = dtext(d, i);
     int k = param_index(d, tok), next_glue = !strcmp(dtext(d, i + 1), "##");
     if (i > d->body && d->begin[i] > d->end[i - 1]) t.space = 1;
-    if (!strcmp(tok, name) || !strcmp(tok, "__VA_OPT__")) {
+    if (!strcmp(tok, name) ||
+        (!strcmp(tok, "__VA_OPT__") && va_opt(d, a, i, opt_close, &i, &opt_close) != 0)) {
       snprintf(why, size, "%s",
-               !strcmp(tok, name) ? "its expansion names the macro itself" : "it uses __VA_OPT__");
+               !strcmp(tok, name) ? "its expansion names the macro itself"
+                                  : "its __VA_OPT__ is next to # or ##, or nested");
       free(t.s);
       return NULL;
+    }
+    if (!strcmp(tok, "__VA_OPT__")) continue; /* i moved past it */
+    if (i == opt_close) {
+      opt_close = 0;
+      continue;
     }
     if (!strcmp(tok, "##")) {
       t.glue = 1;

@@ -1,12 +1,13 @@
 /* Marked loops built by macros, in each shape the preprocessor has:
-   parameters, # and ##, a variadic macro with GNU's `, ## __VA_ARGS__`
-   (with and without a variadic argument), an object-like macro, a macro
-   built from another.  Every front door marks them (the rewriter by
+   parameters, # and ##, variadic macros with GNU's `, ## __VA_ARGS__` and
+   with __VA_OPT__ (each with and without a variadic argument), an
+   object-like macro, a macro built from another.  Every front door marks them (the rewriter by
    expanding the use in its copy) and the program prints the same as
    without: a wrong #, ## or variadic expansion changes what it prints. */
 // cw-run:
 // cw-expect: each#0(.) S each[ each#1..2(.) ] E
 // cw-expect: show#0(.) S show[ show#1(.) ] E S plain[ plain#0(.) ] E plain#1(.)
+// cw-expect: opt#0(.) S opt[ opt#1(.) ] E S none[ none#0(.) ] E none#1(.)
 // cw-expect: steps#0(.) S steps[ steps#1(.) ] E steps#2(.)
 // cw-expect: ever#0..1(.) S ever[ ever#2(.) ] E ever#3(.)
 // cw-expect: S twice[ twice#0(.) ] E twice#1(.)
@@ -23,6 +24,13 @@
     cw_mark(#name, name##_i);                                                                     \
     total += name##_i;                                                                            \
   }
+#ifndef __STRICT_ANSI__
+#define OPTIONAL(label, n, fmt, ...)                                                              \
+  for (int o_ = 0; o_ < (n); o_++) {                                                              \
+    cw_mark(label, o_);                                                                           \
+    printf("%d" fmt "\n", o_ __VA_OPT__(, ) __VA_ARGS__);                                         \
+  }
+#endif
 #define FOREVER for (;;)
 #define TWICE(stmt) EACH(int, t_, 2) stmt
 
@@ -34,9 +42,13 @@ int main(void)
   EACH(long, j, 3) { cw_mark("each", j); total += j; }
 #pragma capture_window(1, 1, "show")
   SHOW("show", total * 2, "%ld (%s)", "twice");
-#ifndef __STRICT_ANSI__ /* GNU's elision, which -pedantic flags in ISO modes */
+#ifndef __STRICT_ANSI__ /* GNU's elision and __VA_OPT__: -pedantic flags them in ISO modes */
 #pragma capture_window(0, 1, "plain")
   SHOW("plain", total, "%ld");
+#pragma capture_window(1, 1, "opt")
+  OPTIONAL("opt", 2, " %s", "given");
+#pragma capture_window(0, 1, "none")
+  OPTIONAL("none", 2, "");
 #endif
 #pragma capture_window(1, 1, "steps")
   COUNTER(steps, 3)

@@ -18,6 +18,7 @@ void wait_all(int);
 #define wait_all(n) for (int w_ = 0; w_ < (n); w_++) wait_all(w_)
 int g(int, ...);
 #define OPTIONAL(n, ...) for (int o_ = 0; o_ < (n); o_++) g(o_ __VA_OPT__(,) __VA_ARGS__)
+#define NAMED(n, ...) for (int o_ = 0; o_ < (n); o_++) g(o_, #__VA_OPT__(x))
 int bad;
 int f(int n)
 {
@@ -41,8 +42,12 @@ int f(int n)
   LISTED(t++, t++)
 #pragma capture_window(1, 2) // { cw-error "capture-window-rewrite cannot instrument this loop: its keyword comes from a macro, and macro 'wait_all' cannot be expanded in the copy: its expansion names the macro itself" col=9 }
   wait_all(n);
-#pragma capture_window(1, 2) // { cw-error "capture-window-rewrite cannot instrument this loop: its keyword comes from a macro, and macro 'OPTIONAL' cannot be expanded in the copy: it uses __VA_OPT__" col=9 }
+#pragma capture_window(1, 2) // { cw-note "for loop at" col=9 }
   OPTIONAL(n);
+#pragma capture_window(1, 2) // { cw-note "for loop at" col=9 }
+  OPTIONAL(n, t, 2);
+#pragma capture_window(1, 2) // { cw-error "capture-window-rewrite cannot instrument this loop: its keyword comes from a macro, and macro 'NAMED' cannot be expanded in the copy: its __VA_OPT__ is next to # or ##, or nested" col=9 }
+  NAMED(n);
   return t;
 }
 // { cw-options "-fplugin-arg-capture_window-verbose" } { cw-strict }
