@@ -153,11 +153,7 @@ static int plugin_arguments(struct rw_unit *u, char **flags, int nflags) {
   return ok;
 }
 
-/* Each round parses the file, finds the marked loops and writes the
-   copy, unless some marked loop is built by a macro: then the uses of
-   those macros are replaced by their expansions (rw_inline.c) and the
-   next round parses that text.  A macro whose loop comes from another
-   macro takes one round per level. */
+/* The rounds of the header's "Rounds": one per level of macros. */
 #define MAX_ROUNDS 8
 
 static int rewrite(struct rw_unit *u, const char *file, const char *const *flags, int nflags,

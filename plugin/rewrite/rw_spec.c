@@ -158,17 +158,19 @@ static void match_spec(struct rw_unit *u, struct cw_loop_arg *a) {
   char text[1024];
   for (size_t i = 0; i < u->nnodes && a->spec.by_function; i++)
     if (u->nodes[i].function_body && names_function(a, u->nodes[i].function)) a->function_seen = 1;
-  for (size_t i = 0; i < u->nnodes; i++)
-    if (rw_is_loop(u->nodes[i].kind) && !rw_is_rewritable_loop(u, i) && names_loop(u, a, i)) {
+  for (size_t i = 0; i < u->nnodes; i++) {
+    if (!rw_is_loop(u->nodes[i].kind) || !names_loop(u, a, i)) continue;
+    if (!rw_is_rewritable_loop(u, i)) {
       claim_macro_loop(u, a, i);
-    } else if (rw_is_rewritable_loop(u, i) && names_loop(u, a, i)) {
-      for (size_t k = 0; k < nfound; k++)
-        if (ambiguous(u, a, i, found[k])) {
-          a->matched = 1;
-          return;
-        }
-      if (nfound < sizeof found / sizeof *found) found[nfound++] = i;
+      continue;
     }
+    for (size_t k = 0; k < nfound; k++)
+      if (ambiguous(u, a, i, found[k])) {
+        a->matched = 1;
+        return;
+      }
+    if (nfound < sizeof found / sizeof *found) found[nfound++] = i;
+  }
   for (size_t k = 0; k < nfound; k++) claim(u, a, found[k]);
   if (cw_format_loop_arg_unmatched(text, sizeof text, a)) rw_tool_error(u, "%s", text);
 }
