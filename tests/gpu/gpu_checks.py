@@ -5,7 +5,8 @@ Run on a machine with an NVIDIA GPU and nsys, from the repository root, after
 the programs were built here (scripts/build.sh builds them):
 
     python3 tests/gpu/gpu_checks.py [--build build] [--nsys nsys] [--out DIR]
-                                    [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu,cut,judge]
+                                    [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu,cut,judge,
+                                            teardown,teardown-nsys,signals,watch]
 
 Every check profiles a program built by nvcc with the GCC plugin, exports the
 report with `nsys export --type sqlite` and compares the kernels (told apart
@@ -17,7 +18,8 @@ OUT/measurements.txt for docs/verification.md. The ncu part runs
 `capture-window profile --tool ncu` with the real Nsight Compute (--ncu,
 default /usr/local/cuda/bin/ncu) and reads each report's kernels back.
 Part judge (judge.py): plan, spike, check and ncu on a job whose periodic
-events coincide.
+events coincide. Parts teardown, teardown-nsys, signals and watch
+(teardown.py): a launcher's SIGTERM and on-demand requests under nsys.
 """
 import argparse
 import csv
@@ -32,6 +34,7 @@ import sys
 
 sys.dont_write_bytecode = True   # no __pycache__ beside the sources
 import judge  # noqa: E402
+import teardown  # noqa: E402
 
 NVTX_PUSH_POP_RANGE = 59  # NVTX_EVENTS.eventType of push/pop ranges
 
@@ -579,6 +582,10 @@ def main():
         check_cut(opts, f"{build}/tests/gpu/steps_cuda")
     if "judge" in parts:
         judge.check_judge(sys.modules[__name__], opts, f"{build}/tests/gpu/steps_cuda")
+    for part in ("teardown", "teardown-nsys", "signals", "watch"):
+        if part in parts:
+            check = getattr(teardown, "check_" + part.replace("-", "_"))
+            check(sys.modules[__name__], opts, f"{build}/tests/gpu/steps_cuda")
     with open(os.path.join(opts.out, "measurements.txt"), "w") as f:
         f.write("\n".join(notes) + "\n")
     print(f"{results['passed']} passed, {results['failed']} failed")
