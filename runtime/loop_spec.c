@@ -77,6 +77,8 @@ int cw_label_is_valid_v1(const char *label, size_t length) {
   return 1;
 }
 
+const char *cw_loop_spec_form_v1(void) { return CW_LOOP_SPEC_FORM; }
+
 static const char *fail(char *buf, size_t size, const char *reason) {
   snprintf(buf, size, "%s", reason);
   return buf;

@@ -95,6 +95,9 @@ CW_LOOP_SPEC_EXPORT int cw_path_ends_in_v1(const char *path, const char *suffix)
 /* 1 if the first LENGTH characters of LABEL match [A-Za-z0-9_.-]{1,63}. */
 CW_LOOP_SPEC_EXPORT int cw_label_is_valid_v1(const char *label, size_t length);
 
+/* CW_LOOP_SPEC_FORM, for the doors that cannot include this header (Python). */
+CW_LOOP_SPEC_EXPORT const char *cw_loop_spec_form_v1(void);
+
 #ifdef __cplusplus
 }
 #endif
