@@ -15,6 +15,9 @@ progress() {
   awk -v build="$build" '
     /^installing: / { print; fflush(); next }
     /^ninja: no work to do/ { print "== building " build "/: up to date"; fflush(); next }
+    # ninja first re-checks the globbed folders and reruns CMake, two
+    # steps of their own: the build is the run of [K/N] lines after them.
+    /Re-checking globbed directories|Re-running CMake/ { next }
     match($0, /^\[[0-9]+\/[0-9]+\] /) {
       split(substr($0, 2, RLENGTH - 3), kn, "/")
       if (!started) {
