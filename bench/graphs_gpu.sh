@@ -34,7 +34,7 @@ step() { echo "== $*"; "$@"; echo "== exit status $?"; }
 steps() {
   PYTHONPATH=$PWD/cli $py - "$1" <<'EOF'
 import sys
-from capture_window_cli.report import Trace
+from capture_window_cli.trace import Trace
 t = Trace(sys.argv[1], "step")
 name = sys.argv[1].rsplit("/", 1)[-1]
 print(f"== {name}: {t.kernels} kernels, {t.graphs} graph launches traced whole")

@@ -14,7 +14,8 @@ import tempfile
 from . import plan, runtime
 from .common import ME, Usage, option_value, program_name
 from .nsys import no_report, nsys_ended, run_nsys
-from .report import Trace, check_report, host_phrases, odd_steps, sqlite_of
+from .check import check
+from .steps import host_phrases, odd_phrases
 from .steptimes import read_times, step_files
 from .suggest import suggestions
 
@@ -82,8 +83,7 @@ def occurrences(suggest):
     """The windows the suggestions open, [(start, count, aim)] by start: a
     window that would open while another is open is skipped, as the runtime
     does (docs/environment.md)."""
-    every = [(start, count, s["why"].split(":")[0]) for s in suggest
-             for start, count in runtime.occurrences(s["env"].split("=", 1)[1])]
+    every = [(start, count, s.aim) for s in suggest for start, count in runtime.occurrences(s.value())]
     kept = []
     for w in sorted(every, key=lambda w: w[0]):
         if not kept or w[0] >= kept[-1][0] + kept[-1][1]:
@@ -91,17 +91,16 @@ def occurrences(suggest):
     return kept
 
 
-def odd_step(r):
-    """What the window's odd step holds, in check's words: the work its
-    neighbours lack, else its host work; '-' when its steps are alike."""
-    trace = Trace(sqlite_of(r["report"]), r["label"])   # check exported it
-    odd, _ = odd_steps(trace, r["label"])
+def odd_step(findings, label):
+    """What the window's odd step holds, in check's words (check's
+    findings): the work its neighbours lack, else its host work, without
+    check's hint of how to see it; '-' when its steps are alike."""
+    if findings is None:
+        return "-"
+    odd = odd_phrases(findings, label)
     if odd:
         return "; ".join(odd)
-    if r["host_work"]:
-        return "; ".join(h.split("; add ")[0] for h in
-                         host_phrases(r["host_work"], r["label"], len(trace.by_thread)))
-    return "-"
+    return "; ".join(host_phrases(findings, label, hint=False)) or "-"
 
 
 def trigger(loops, loop, nsys_opts):
@@ -143,8 +142,8 @@ def profile_auto(args):
               f"'{loop['label']}' ({loop['place']}); `plan` suggests windows for the others",
               file=sys.stderr)
     a = plan.analyse(loop["index"], loop["ns"], opts["count"])
-    suggest = suggestions(a, None, program)
-    for line in plan.shape_lines(a) if a["_shape"]["levels"] or a["_shape"]["drift"] else ():
+    suggest = suggestions(a)
+    for line in plan.shape_lines(a) if a.levels or a.drift else ():
         # no steady state: plan's words, and its windows instead of a steady one
         print(f"{ME}: profile --auto: loop '{loop['label']}' ({loop['place']}): {line.strip()}",
               file=sys.stderr)
@@ -153,7 +152,7 @@ def profile_auto(args):
         print(f"{ME}: profile --auto: plan suggests no window for loop '{loop['label']}' "
               f"({loop['place']}): `capture-window plan` says why", file=sys.stderr)
         return 1
-    variables["CAPTURE_WINDOW"] = ",".join(s["env"].split("=", 1)[1] for s in suggest)
+    variables["CAPTURE_WINDOW"] = ",".join(s.value() for s in suggest)
     range_end = f"repeat:{len(windows)}" if len(windows) > 1 else "stop"
     name = opts["name"] or program_name(program)
     nsys_status, reports = run_nsys(name, trigger(loops, loop, nsys_opts), program, range_end,
@@ -162,16 +161,16 @@ def profile_auto(args):
         return 1
     # Each report is judged against the window its steps began at (a
     # capture of the program's own would shift the k-th pairing).
-    results = [check_report(r, opts["label"], [(s, c) for s, c, _ in windows]) for r in reports]
+    checked = [check(r, opts["label"], [(s, c) for s, c, _ in windows]) for r in reports]
     rows, failed = [("window", "aimed at", "verdict", "report", "the odd step")], []
     for start, count, aim in windows:
-        mine = [r for r in results if r["window"] == (start, count)]
+        mine = [(r, found) for r, found in checked if r["window"] == (start, count)]
         if not mine:
             rows.append((f"{start}:{count}", aim, "no report", "-", "-"))
             failed.append(f"{start}:{count}: {no_report(reports, windows)}")
-        for r in mine:
+        for r, found in mine:
             rows.append((f"{start}:{count}", aim, "ok" if r["ok"] else r["problem"], r["report"],
-                         odd_step(r) if r["ok"] else "-"))
+                         odd_step(found, opts["label"]) if r["ok"] else "-"))
             if not r["ok"]:
                 failed.append(f"{r['report']}: {r['verdict']}")
     print("\n".join(table(rows)))

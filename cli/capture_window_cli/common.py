@@ -147,6 +147,16 @@ def duration(ns):
     return f"{ns:.0f} ns"
 
 
+def duration_range(values):
+    """19.0 ms, or 18.0-21.0 ms when they differ as written (each by duration())."""
+    low, high = duration(min(values)), duration(max(values))
+    if low == high:
+        return low
+    if low.split()[1] == high.split()[1]:
+        return f"{low.split()[0]}-{high}"
+    return f"{low}-{high}"
+
+
 def commas(n):
     return f"{n:,}"
 

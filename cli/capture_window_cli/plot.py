@@ -12,7 +12,7 @@ INSTALL = ("apt install python3-matplotlib (Debian, Ubuntu) or pip install matpl
 
 
 def plot(path, results):
-    """Draws results ([(loop, analysis)]) into path (.png or .svg); False
+    """Draws results ([(loop, analysis, suggestions)]) into path (.png or .svg); False
     when matplotlib is missing (said on stderr)."""
     try:
         import matplotlib
@@ -24,7 +24,7 @@ def plot(path, results):
         return False
     figure, axes = plt.subplots(len(results), 1, figsize=(10, 3.2 * len(results)), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, (loop, a) in zip(axes[:, 0], results):
+    for ax, (loop, a, suggested) in zip(axes[:, 0], results):
         ms = [ns / 1e6 for ns in loop["ns"]]
         ax.plot(loop["index"], ms, ".-", lw=0.6, ms=3, color="black")
         first = loop["index"][0]
@@ -33,20 +33,20 @@ def plot(path, results):
         ax.set_yscale("log")  # a warm-up of 10x and steps of 1.1x both show
         ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
         ax.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
-        if a["warmup_end"] > 0:
-            ax.axvspan(-0.5, a["warmup_end"] - 0.5, color="grey", alpha=0.25, label="warm-up")
-        for k, s in enumerate(a["suggest"]):
-            for n, (start, count) in enumerate(occurrences(s["env"].split("=", 1)[1])):
+        if a.warmup_end > 0:
+            ax.axvspan(-0.5, a.warmup_end - 0.5, color="grey", alpha=0.25, label="warm-up")
+        for k, s in enumerate(suggested):
+            for n, (start, count) in enumerate(occurrences(s.value())):
                 ax.axvspan(start - 0.5, start + count - 0.5, color=colours[k % len(colours)],
-                           alpha=0.35, label=s["env"] if n == 0 else None)
+                           alpha=0.35, label=f"CAPTURE_WINDOW={s.value()}" if n == 0 else None)
         # Each period's own steps in its suggestion's colour: a step that
         # holds two events shows both rings.
-        steady = 1 if a["_steady_start"] is not None else 0
-        for k, e in enumerate(a["periodic"]):
-            at = e["occurrences"]
+        steady = 1 if a.steady_start is not None else 0
+        for k, e in enumerate(a.periodic):
+            at = e.occurrences
             ys = [time_of[i] if time_of else ms[i - first] for i in at]
             ax.scatter(at, ys, s=30 + 40 * k, facecolors="none", linewidths=1.2,
-                       edgecolors=colours[(k + steady) % len(colours)], label=f"every {e['every']}")
+                       edgecolors=colours[(k + steady) % len(colours)], label=f"every {e.every}")
         ax.set_title(f"loop '{loop['label']}' ({loop['place']}) thread {loop['thread']}",
                      fontsize=10)
         ax.set_xlabel("step")

@@ -4,7 +4,7 @@ import os
 
 from .common import ME, Usage, option_value, parse_expect, program_name
 from .nsys import no_report, nsys_ended, run_nsys
-from .report import check_report
+from .check import check_report
 from .runtime import AT_START, BY_AUTO, none_due, windows
 
 def window_plan():

@@ -13,6 +13,7 @@ docs/where-to-cut.md, "The rule", says the same.
            and leaves at most DRIFT_EXPLAINED of the spread around it
   steady   neither, and a spread within STEADY_SPREAD
 """
+from dataclasses import dataclass
 from statistics import median
 
 STEADY_SPREAD = 10.0  # steady: a spread (MAD over median) within 10 %, no drift, no levels
@@ -24,6 +25,18 @@ LEVEL_COVER = 0.8    # ... and together 80 % of them
 SHAPE_MIN = 12       # steps needed to judge a drift or levels
 SHAPE_SAMPLE = 5000  # steps looked at for them (evenly spaced)
 LONG_COUNT = 10      # the longer window of a noisy loop
+
+
+@dataclass
+class Shape:
+    """What steadiness found: whether there were steps enough to judge, a
+    drift {ns_per_step, from_ns, to_ns, first, last} or levels
+    [{median_ns, steps}] (None when not), and in_level(t): the level a
+    time lies in (its index), or None."""
+    judged: bool
+    drift: dict = None
+    levels: list = None
+    in_level: object = None
 
 
 def steadiness(index, ns, wp, out, m, mad):
@@ -45,9 +58,9 @@ def steadiness(index, ns, wp, out, m, mad):
     def in_level(t):
         return next((k for k, (lo, hi) in enumerate(bounds) if lo <= t <= hi), None)
 
-    shape = {"drift": None, "levels": None, "_in_level": in_level, "judged": len(pos) >= SHAPE_MIN}
+    shape = Shape(judged=len(pos) >= SHAPE_MIN, in_level=in_level)
     if found:
-        shape["levels"] = [{"median_ns": round(med), "steps": k} for _, _, med, k in found]
+        shape.levels = [{"median_ns": round(med), "steps": k} for _, _, med, k in found]
         return shape
     calm = [p for p in pos if index[p] not in out]
     if len(calm) < SHAPE_MIN or not m:
@@ -61,7 +74,7 @@ def steadiness(index, ns, wp, out, m, mad):
     centre = median(residual)
     left = median([abs(r - centre) for r in residual])
     if abs(f1 - f0) > DRIFT_CHANGE * m and left <= DRIFT_EXPLAINED * mad:
-        shape["drift"] = {"ns_per_step": round(b, 1), "from_ns": round(f0), "to_ns": round(f1),
+        shape.drift = {"ns_per_step": round(b, 1), "from_ns": round(f0), "to_ns": round(f1),
                           "first": xs[0], "last": xs[-1]}
     return shape
 

@@ -18,22 +18,22 @@ import re
 import sqlite3
 
 from .common import ME, spans, and_list
+from .trace import NVTX_PUSH_POP_RANGE, pid_sql
 
 TOLERANCE_NS = 100_000
 TOLERANCE_SHARE = 0.05
-NVTX_PUSH_POP_RANGE = 59
 COLLECTIVES = {"AllReduce": "all-reduce", "AllGather": "all-gather", "ReduceScatter": "reduce-scatter",
                "Broadcast": "broadcast", "Reduce": "reduce", "SendRecv": "send/recv"}
 
 # Per L#i range (default domain): its longest duration among the threads
 # and the NCCL kernels launched in it, joined by correlation id within a
-# process (ids are per process: globalTid and globalPid share pid << 24).
+# process (ids are per process: trace.pid_sql).
 STEPS = ("SELECT text, MAX(end - start) FROM NVTX_EVENTS WHERE eventType = ? "
          "AND COALESCE(domainId, 0) = 0 AND text GLOB ? GROUP BY text")
 NCCL = ("SELECT e.text, k.end - k.start, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
         "JOIN StringIds s ON s.id = k.shortName AND s.value GLOB 'nccl*' "
         "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
-        "AND r.globalTid / 16777216 = k.globalPid / 16777216 "
+        f"AND {pid_sql('r.globalTid')} = {pid_sql('k.globalPid')} "
         "JOIN NVTX_EVENTS e ON e.globalTid = r.globalTid AND e.start <= r.start "
         "AND r.start <= e.end AND e.eventType = ? AND COALESCE(e.domainId, 0) = 0 "
         "AND e.text GLOB ?")

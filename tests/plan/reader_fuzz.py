@@ -159,8 +159,8 @@ def main():
                 ok = bulk == by_lines
                 for loop in steptimes.read_times([path]):
                     a = plan.analyse(loop["index"], loop["ns"])
-                    a["suggest"] = suggest.suggestions(a, None, [])
-                    plan.text_report(loop, a, "")
+                    shown = [suggest.shown(s, None, []) for s in suggest.suggestions(a)]
+                    plan.text_report(loop, a, shown, "")
         except Exception as e:  # noqa: BLE001 - any other exception is the finding
             ok, bulk, by_lines = False, f"{type(e).__name__}: {e}", ""
         if not ok:

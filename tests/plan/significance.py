@@ -44,7 +44,7 @@ def analysed(ns):
 
 
 def periods(ns):
-    return [(e["every"], e["phase"]) for e in analysed(ns)["periodic"]]
+    return [(e.every, e.phase) for e in analysed(ns).periodic]
 
 
 def measure(n):
@@ -54,7 +54,7 @@ def measure(n):
              "every 25 at 6x, 200 steps": [analysed(loop(200, s, 0.06, 25, 6.0)) for s in range(n)]}
 
     def found(a):
-        return [(e["every"], e["phase"]) for e in a["periodic"]]
+        return [(e.every, e.phase) for e in a.periodic]
     got = {
         "noise, 300 steps": sum(1 for a in loops["noise, 300 steps"] if found(a)),
         "noise, 1000 steps": sum(1 for a in loops["noise, 1000 steps"] if found(a)),
@@ -65,7 +65,7 @@ def measure(n):
     }
     # Issue 31 item 3: the same noise is no drift nor levels: every loop steady.
     got["not steady, all four kinds (x4 loops)"] = sum(1 for kind in loops.values() for a in kind
-                                      if a["steady"]["steady"] is not True)
+                                      if a.steady is not True)
     return got
 
 
@@ -87,7 +87,7 @@ def main():
     ns = [int(1e6 * (r.uniform(1.5, 13) if r.random() < 0.08 else 1) * r.uniform(0.99, 1.01))
           for _ in range(300)]
     a = plan.analyse(array("q", range(300)), array("q", ns))
-    ok = not a["periodic"] and len(a["outliers"]) > 10
+    ok = not a.periodic and len(a.outliers) > 10
     print(f"{'PASS' if ok else 'FAIL'}: random slowdowns alone: no period, "
           f"{len(a['outliers'])} outliers, periods {periods(ns)}")
     return 1 if failures or not ok else 0
