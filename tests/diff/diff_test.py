@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Tests of `capture-window diff` (issue 42).
+
+  diff_test.py fixtures CAPTURE_WINDOW_COMMAND
+      seeded generated step-time files: the exact text and JSON, the gate's
+      exit status, ranks pooled, loops matched by label, bad input (exit 2)
+  diff_test.py programs CAPTURE_WINDOW_COMMAND TRAIN_CPU
+      samples/train_cpu built with the plugin, run with CAPTURE_WINDOW_TIMES:
+      two plain runs are `same`, a run with TRAIN_EXTRA_WORK=30 is `slower`
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def expect(name, got, want):
+    if got == want:
+        print(f"PASS: {name}")
+    else:
+        failures.append(name)
+        print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
+
+
+def diff(cw, *args, **env):
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
+    e.update(env)
+    p = subprocess.run([cw, "diff", *args], env=e, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ---- fixtures ---------------------------------------------------------------
+
+def steps(seed, n, step_ms, warmup, events):
+    """N step times (ns): WARMUP steps 4x the step, then the step on an AR(1)
+    noise of 1 % (phi 0.5), EVENTS [(every, ms)] on their grids from 0."""
+    r = random.Random(seed)
+    x, out = 0.0, []
+    for i in range(n):
+        x = 0.5 * x + r.gauss(0, 0.01)
+        t = step_ms * (4 if i < warmup else 1 + x)
+        for every, ms in events:
+            if i and i % every == 0:
+                t = ms * (1 + x)
+        out.append(round(t * 1e6))
+    return out
+
+
+def write(path, loops):
+    """loops: [(label, place, times)] -> a file of format 1, one thread."""
+    with open(path, "w") as f:
+        f.write("# capture-window step times 1\n")
+        for k, (label, place, _) in enumerate(loops, 1):
+            f.write(f"loop {k} T{100 + k} {label} {place}\n")
+        for k, (_, _, times) in enumerate(loops, 1):
+            f.writelines(f"{k} {i} {ns}\n" for i, ns in enumerate(times))
+
+
+TEXT = """\
+loop 'step' (train.c:30 -> train.c:34): 300 steps -> 300 steps
+  steady step: 50.1 ms -> 51.9 ms, +3.5% (95% interval +3.3% to +3.9%): slower
+  warm-up: 8 steps -> 5 steps
+  every 20: 182 ms -> 94.6 ms
+
+loop 'eval' (train.c:50): in the base run only"""
+
+RANKS = """\
+loop 'step' (train.c:30): 600 steps in 2 series -> 600 steps in 2 series
+  steady step: 50.1 ms -> 50.1 ms, +0.1% (95% interval -0.2% to +0.4%): same
+  warm-up: 8 steps -> 8 steps
+  every 20: 180 ms -> 180 ms"""
+
+
+def fixtures(cw):
+    with tempfile.TemporaryDirectory(prefix="cw-diff-") as d:
+        base, new = os.path.join(d, "base.steps"), os.path.join(d, "new.steps")
+        write(base, [("step", "train.c:30", steps(1, 300, 50, 8, [(20, 180)])),
+                     ("eval", "train.c:50", steps(2, 40, 5, 0, []))])
+        # the loop moved 4 lines down; 4 % slower (3.5 % as drawn), its evaluation faster, a shorter warm-up
+        write(new, [("step", "train.c:34", steps(3, 300, 52, 5, [(20, 95)]))])
+        rc, out, err = diff(cw, base, new)
+        expect("text: steady step, warm-up, event matched, a loop in one run only",
+               (rc, out, err), (0, TEXT + "\n", ""))
+        rc, out, err = diff(cw, "--json", base, new)
+        j = json.loads(out) if rc == 0 else {}
+        expect("json: steady is the first loop's, fractions",
+               (rc, {k: j.get("steady", {}).get(k) for k in ("change", "low", "high", "verdict")}),
+               (0, {"change": 0.035433, "low": 0.032732, "high": 0.038701, "verdict": "slower"}))
+        expect("json: the medians in ms, the events",
+               (round(j["steady"]["base_ms"], 3), round(j["steady"]["new_ms"], 3),
+                [(e["every"], round(e["base_ms"]), round(e["new_ms"])) for e in j["loops"][0]["periodic"]],
+                j["loops"][0]["warmup"], j["only_base"]),
+               (50.14, 51.916, [(20, 182, 95)], {"base": 8, "new": 5},
+                [{"label": "eval", "place": "train.c:50"}]))
+        expect("gate: 3.5 % slower, --fail-if-slower 3 fails with why",
+               diff(cw, "--fail-if-slower", "3", base, new)[0::2],
+               (1, "capture-window: diff: loop 'step' is +3.5% slower, at least +3.3% (95%): "
+                   "more than --fail-if-slower 3%\n"))
+        expect("gate: not confidently more than 4 %: passes",
+               diff(cw, "--fail-if-slower=4", base, new)[0::2], (0, ""))
+        expect("gate: the other way round (faster) passes",
+               diff(cw, "--fail-if-slower", "0", new, base)[0::2], (0, ""))
+
+        # ranks: a folder of a file per rank on each side, one distribution
+        for side, seeds in (("a", (11, 12)), ("b", (13, 14))):
+            os.mkdir(os.path.join(d, side))
+            for rank, seed in enumerate(seeds):
+                write(os.path.join(d, side, f"times.{rank}"),
+                      [("step", "train.c:30", steps(seed, 300, 50, 8, [(20, 180)]))])
+        rc, out, err = diff(cw, os.path.join(d, "a"), os.path.join(d, "b"))
+        expect("ranks: a folder a side, the series pooled: same", (rc, out, err), (0, RANKS + "\n", ""))
+        rc, out, err = diff(cw, os.path.join(d, "a", "times.*"), os.path.join(d, "b", "times.0"))
+        expect("ranks: a quoted glob against one file", (rc, out.splitlines()[0]),
+               (0, "loop 'step' (train.c:30): 600 steps in 2 series -> 300 steps"))
+
+        # bad input: exit 2, what is wrong
+        text_file = os.path.join(d, "notes.txt")
+        with open(text_file, "w") as f:
+            f.write("hello\n")
+        other = os.path.join(d, "other.steps")
+        write(other, [("train", "x.c:1", steps(5, 50, 1, 0, []))])
+        for name, args, message in (
+                ("one run", [base], "capture-window: diff: give two runs, BASE and NEW (each a "
+                 f"step-time file, a folder of them or a quoted glob), got 1: {base}"),
+                ("no such file", [base, os.path.join(d, "nope")],
+                 f"no such file: {os.path.join(d, 'nope')}"),
+                ("not a step-time file", [base, text_file],
+                 f"{text_file}:1: not a step-times file: its first line is not "
+                 "'# capture-window step times VERSION'"),
+                ("no loop in both", [base, other],
+                 "capture-window: diff: no marked loop is in both runs (base: eval, step; new: train)"),
+                ("bad percentage", ["--fail-if-slower", "x", base, new],
+                 "capture-window: diff: --fail-if-slower takes a percentage >= 0 (5 for 5 %), got 'x'"),
+                ("unknown option", ["--fast", base, new],
+                 "capture-window: diff: unknown option '--fast' (--help lists them)")):
+            rc, out, err = diff(cw, *args)
+            expect(f"bad input: {name}: exit 2, says what", (rc, out, message in err), (2, "", True))
+            if message not in err:
+                print("  stderr:", err)
+
+
+# ---- real runs --------------------------------------------------------------
+
+def programs(cw, train):
+    with tempfile.TemporaryDirectory(prefix="cw-diff-runs-") as d:
+        def run(name, **env):
+            path = os.path.join(d, name)
+            e = {k: v for k, v in os.environ.items() if not k.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
+            e.update(env, CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path)
+            p = subprocess.run([train, "3000"], env=e, capture_output=True, text=True, timeout=120)
+            return path, p.stdout
+        runs = [run("plain1"), run("plain2"), run("extra", TRAIN_EXTRA_WORK="30")]
+        expect("the knob leaves the output alone", len({out for _, out in runs}), 1)
+        plain1, plain2, extra = (path for path, _ in runs)
+        verdicts = []
+        for base, new in ((plain1, plain2), (plain1, extra)):
+            rc, out, err = diff(cw, "--json", base, new)
+            j = json.loads(out) if rc == 0 else {"steady": {}}
+            verdicts.append(j["steady"].get("verdict"))
+            print(f"  {os.path.basename(base)} -> {os.path.basename(new)}: {j['steady']}")
+        expect("two plain runs: same; TRAIN_EXTRA_WORK=30: slower", verdicts, ["same", "slower"])
+
+
+if __name__ == "__main__":
+    {"fixtures": fixtures, "programs": programs}[sys.argv[1]](*sys.argv[2:])
+    print(f"{len(failures)} failed" if failures else "all passed")
+    sys.exit(1 if failures else 0)
