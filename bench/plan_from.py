@@ -38,8 +38,8 @@ SPLIT = ("import sys\nn = 0\nfor line in open(sys.argv[1], 'rb'):\n"
          "    n += len(line.split())\nprint(n)\n")
 
 
-def write_job(text_path, records_path, n):
-    r = random.Random(1)
+def write_job(text_path, records_path, n, seed=1):
+    r = random.Random(seed)
     loop = b"loop 1 T4242 step train.cu:88\n"
     steps = []
     for i in range(n):

@@ -47,7 +47,9 @@ written in docs/where-to-cut.md, "Did my change help?".
 """
 import math
 import random
+from array import array
 from dataclasses import dataclass
+from itertools import chain
 
 LEVEL = 0.95         # the interval's confidence
 ROUNDS = 500         # bootstrap resamples per run
@@ -113,6 +115,15 @@ def block_length(series):
     return max(1, min(math.ceil(rule), int(BLOCK_MAX_SHARE * longest)))
 
 
+def draws(rng, k, below):
+    """K whole numbers in [0, BELOW), seeded: 32 random bits each from
+    rng.randbytes, converted and reduced in C (map; a bias of at most
+    BELOW / 2^32)."""
+    bits = array("I", rng.randbytes(4 * k)) if array("I").itemsize == 4 else \
+        array("L", rng.randbytes(8 * k))
+    return map(below.__rmod__, bits)
+
+
 def resampled_medians(series, block, rounds, rng):
     """ROUNDS medians of moving-block resamples of the series: from each
     series, as many blocks of BLOCK consecutive steps (fewer when the
@@ -126,10 +137,11 @@ def resampled_medians(series, block, rounds, rng):
         resample = []
         for s, b, starts, k in plans:
             if b == 1:
-                resample += rng.choices(s, k=len(s))
+                resample += map(s.__getitem__, draws(rng, k, starts))
             else:
-                for a in rng.choices(range(starts), k=k):
-                    resample += s[a:a + b]
+                first = list(draws(rng, k, starts))
+                resample += chain.from_iterable(map(s.__getitem__, map(slice, first,
+                                                                       map(b.__add__, first))))
         out.append(median_of(resample))
     return out
 

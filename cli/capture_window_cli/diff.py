@@ -75,7 +75,7 @@ def read_side(path):
 # ---- output -----------------------------------------------------------------
 
 def pct(x):
-    return f"{100 * x:+.1f}%"
+    return f"{round(100 * x, 1) + 0.0:+.1f}%"   # + 0.0: no "-0.0%"
 
 
 def steady_words(c):
