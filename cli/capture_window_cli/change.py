@@ -28,6 +28,11 @@ runs are resampled independently, ROUNDS times each, seeded (SEED), so
 the same files give the same output; the change is new/base - 1, the
 interval the 2.5th and 97.5th percentiles of the resampled ratios.
 
+With fewer than FEW values on a side (a window of 3 steps in a report)
+there is nothing to resample: the interval is the range of the ratios of
+every pair (new value / base value - 1), so `slower` needs every new
+step slower than every base step, and block is (0, 0).
+
 The verdict: `slower` when the interval lies above 0 and the change is at
 least MIN_CHANGE, `faster` when it lies below 0 and the change is at most
 -MIN_CHANGE, else `same` (no change beyond noise). MIN_CHANGE is the
@@ -58,6 +63,7 @@ MIN_CHANGE = 0.01    # a change under 1 % is `same`: run-to-run wobble
 SAMPLE = 1000        # steps resampled per run at most ...
 CHUNKS = 40          # ... taken as this many runs of consecutive steps
 BLOCK_MAX_SHARE = 0.25  # a block is at most a quarter of its series
+FEW = 5              # fewer values on a side: the interval is every pair's ratio
 R_MAX = 0.95         # the autocorrelation the block rule is given at most
 
 
@@ -163,14 +169,21 @@ def compare(base, new, min_change=MIN_CHANGE):
     if not base or not new:
         return None
     rng = random.Random(SEED)
-    bm, nm = median_of([v for s in base for v in s]), median_of([v for s in new for v in s])
-    blocks = (block_length(base), block_length(new))
-    rb = resampled_medians(base, blocks[0], ROUNDS, rng)
-    rn = resampled_medians(new, blocks[1], ROUNDS, rng)
-    ratios = sorted(n / b - 1 for b, n in zip(rb, rn) if b > 0)
+    all_b, all_n = [v for s in base for v in s], [v for s in new for v in s]
+    bm, nm = median_of(all_b), median_of(all_n)
     change = nm / bm - 1 if bm else 0.0
-    tail = (1 - LEVEL) / 2
-    low, high = (percentile(ratios, tail), percentile(ratios, 1 - tail)) if ratios else (change, change)
+    if min(len(all_b), len(all_n)) < FEW:   # a window of 3 steps: every pair's ratio
+        blocks = (0, 0)
+        low, high = ((min(all_n) / max(all_b) - 1, max(all_n) / min(all_b) - 1) if min(all_b) > 0
+                     else (change, change))
+    else:
+        blocks = (block_length(base), block_length(new))
+        rb = resampled_medians(base, blocks[0], ROUNDS, rng)
+        rn = resampled_medians(new, blocks[1], ROUNDS, rng)
+        ratios = sorted(n / b - 1 for b, n in zip(rb, rn) if b > 0)
+        tail = (1 - LEVEL) / 2
+        low, high = ((percentile(ratios, tail), percentile(ratios, 1 - tail)) if ratios
+                     else (change, change))
     return Change(base_ns=bm, new_ns=nm, change=change, low=low, high=high,
                   verdict=verdict(change, low, high, min_change),
                   steps=(sum(map(len, base)), sum(map(len, new))), block=blocks)

@@ -4,6 +4,11 @@
   diff_test.py fixtures CAPTURE_WINDOW_COMMAND
       seeded generated step-time files: the exact text and JSON, the gate's
       exit status, ranks pooled, loops matched by label, bad input (exit 2)
+  diff_test.py reports CAPTURE_WINDOW_COMMAND
+      SQLite exports built as tests/cli/make_fixtures.py builds them: the
+      window step by step, kernels and the program's ranges compared, the
+      kernel slower among the same kernels flagged, steps pooled where the
+      numbers differ, kernels on one side only, exact text and JSON
   diff_test.py programs CAPTURE_WINDOW_COMMAND TRAIN_CPU
       samples/train_cpu built with the plugin, run with CAPTURE_WINDOW_TIMES:
       two plain runs are `same`, a run with TRAIN_EXTRA_WORK=30 is `slower`
@@ -143,6 +148,101 @@ def fixtures(cw):
                 print("  stderr:", err)
 
 
+# ---- reports ----------------------------------------------------------------
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from make_fixtures import FILL, FORWARD, GEMM, TAG, Report  # noqa: E402
+
+
+def report(path, steps, gemm_ns, extra=None, seed=1, host_ns=1_000_000):
+    """A window of STEPS, each: a 'forward' range launching 16 gemm kernels
+    of about GEMM_NS (+-1 %), a 'backward' range launching 32 fill kernels
+    of about 1 us; EXTRA(i, thread) adds to step i; HOST_NS of host work."""
+    r, rep = random.Random(seed), Report(4100)
+    t = rep.thread(101)
+    with t.range("step", registered=True):
+        for i in steps:
+            with t.range(f"step#{i}"):
+                with t.range("forward"):
+                    for _ in range(16):
+                        t.launch(GEMM, 1, round(gemm_ns * r.uniform(0.99, 1.01)))
+                with t.range(f"backward {i}"):
+                    for _ in range(32):
+                        t.launch(FILL, 1, round(1000 * r.uniform(0.99, 1.01)))
+                if extra:
+                    extra(i, t)
+                t.tick(host_ns)
+    rep.write(path)
+
+
+REPORTS = """\
+loop 'step': 3 steps (30, 31, 32) -> 3 steps (30, 31, 32): step k against step k
+  step: 1.08 ms -> 1.08 ms, +0.0% (95% interval +0.0% to +0.0%): same
+  kernels, by the time a step they gained or lost (the steps' kernels alike on both sides):
+    Kernel2: 32.0 us -> 38.4 us a step (16 -> 16 a step), each +19.9% (95% interval +19.7% to +20.4%): slower: flagged, slower while the steps' kernels stayed the same
+    vectorized_elementwise_kernel: 32.0 us -> 32.0 us a step (32 -> 32 a step), each +0.1% (95% interval -0.2% to +0.4%): same
+  the program's own ranges:
+    backward N: 49.0 us -> 49.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same
+    forward: 25.0 us -> 25.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same"""
+
+POOLED = """\
+loop 'step': 3 steps (30, 31, 32) -> 2 steps (40, 42): the steady steps pooled
+  step: 1.08 ms -> 1.18 ms, +9.4% (95% interval +9.4% to +9.4%): slower
+  kernels, by the time a step they gained or lost:
+    Kernel2: 32.0 us -> 38.4 us a step (16 -> 16 a step), each +20.0% (95% interval +19.7% to +20.3%): slower
+    tag: in the new run only (1 a step, 3.00 us a step)
+    vectorized_elementwise_kernel: 32.0 us -> 32.0 us a step (32 -> 32 a step), each +0.2% (95% interval -0.2% to +0.4%): same
+  the program's own ranges:
+    backward N: 49.0 us -> 49.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same
+    forward: 25.0 us -> 25.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same"""
+
+
+def reports(cw):
+    with tempfile.TemporaryDirectory(prefix="cw-diff-reports-") as d:
+        base, slower = os.path.join(d, "base.sqlite"), os.path.join(d, "slower.sqlite")
+        report(base, range(30, 33), 2000, seed=1)
+        report(slower, range(30, 33), 2400, seed=2)
+        rc, out, err = diff(cw, base, slower)
+        expect("reports: step by step, gemm 20 % slower among the same kernels: flagged",
+               (rc, out, err), (0, REPORTS + "\n", ""))
+        # steps 40-42 of another rank: a tag kernel each step, step 41 evaluates
+        # (a forward kernel of 50 us), host work 10 % longer
+        def evaluate(i, t):
+            t.launch(TAG, 1, 3000)
+            if i == 41:
+                t.launch(FORWARD, 1, 50_000)
+        other = os.path.join(d, "rank3.sqlite")
+        report(other, range(40, 43), 2400, evaluate, seed=3, host_ns=1_100_000)
+        rc, out, err = diff(cw, base, other)
+        expect("reports: rank against rank, other step numbers: the steady steps pooled, "
+               "a kernel of one side named, no flag", (rc, out, err), (0, POOLED + "\n", ""))
+        rc, out, err = diff(cw, "--json", base, other)
+        j = json.loads(out) if rc == 0 else {}
+        keys = ("name", "base_ns", "new_ns", "change", "low", "high", "verdict", "flagged")
+        expect("reports: json kernels, largest change first",
+               [[k.get(key) for key in keys] for k in j.get("kernels", [])],
+               [[GEMM[0], 2001.5, 2401.0, 0.1996, 0.196856, 0.202729, "slower", False],
+                [TAG[0], None, 3000, None, None, None, None, False],
+                [FILL[0], 999.0, 1000.5, 0.001502, -0.001998, 0.004008, "same", False]])
+        expect("reports: json steady (the steps) and what was compared",
+               (j["steady"]["change"], j["steady"]["verdict"], j["steps"], j["same_kernels"]),
+               (0.094243, "slower", {"base": [30, 31, 32], "new": [40, 42], "aligned": False}, False))
+        expect("reports: --fail-if-slower 5: every new step more than 9 % slower",
+               diff(cw, "--fail-if-slower", "5", base, other)[0::2],
+               (1, "capture-window: diff: loop 'step' is +9.4% slower, at least +9.4% (95%): "
+                   "more than --fail-if-slower 5%\n"))
+        expect("reports: --label names no loop in them: exit 2, why",
+               diff(cw, "--label", "train", base, other)[0::2],
+               (2, f"capture-window: diff: {base}: no train#i ranges (was the program built with "
+                   "the capture-window plugin and nsys run with -t nvtx; is the loop's label "
+                   "'train' (--label)?)\n"))
+        steps_file = os.path.join(d, "times")
+        write(steps_file, [("step", "train.c:30", steps(1, 20, 1, 0, []))])
+        expect("a report against a step-time file: exit 2, why", diff(cw, base, steps_file)[0::2],
+               (2, "capture-window: diff: compare reports with reports and step-time files with "
+                   f"step-time files, got {base} and {steps_file}\n"))
+
+
 # ---- real runs --------------------------------------------------------------
 
 def programs(cw, train):
@@ -166,6 +266,6 @@ def programs(cw, train):
 
 
 if __name__ == "__main__":
-    {"fixtures": fixtures, "programs": programs}[sys.argv[1]](*sys.argv[2:])
+    {"fixtures": fixtures, "reports": reports, "programs": programs}[sys.argv[1]](*sys.argv[2:])
     print(f"{len(failures)} failed" if failures else "all passed")
     sys.exit(1 if failures else 0)

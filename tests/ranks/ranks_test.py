@@ -35,16 +35,6 @@ PRAGMA = (10, 4)     # its pragma's window
 SUM = STEPS * (STEPS - 1) // 2
 
 
-def expectation(window):
-    """A rank's sequence with one window (START, COUNT), or only marks."""
-    if window is None:
-        return ".step@0..%d" % (STEPS - 1)
-    start, count = window
-    before = "step#0..%d(.) " % (start - 1) if start > 0 else ""
-    return "%sS step[ step#%d..%d(.) ] E step#%d..%d(.)" % (
-        before, start, start + count - 1, start + count, STEPS - 1)
-
-
 CASES = {
     "align": ({"CAPTURE_WINDOW_SIGNAL": "USR1", "CAPTURE_WINDOW_ALIGN": "32"}, True,
               lambda rank: (32, PRAGMA[1])),
@@ -85,24 +75,6 @@ def run_job(a, env_vars, wait_for_signal, records):
     return lines
 
 
-def window_steps(record_text):
-    """The indexes i of the step#i ranges directly inside the window range."""
-    events, _ = check_trace.parse_record(record_text)
-    depth_in_window, steps, depth = None, [], 0
-    for e in events:
-        if e.verb == "push":
-            depth += 1
-            if e.kind == "registered" and e.text == "step":
-                depth_in_window = depth
-            elif depth_in_window is not None and depth == depth_in_window + 1:
-                steps.append(int(e.text.split("#")[1]))
-        elif e.verb == "pop":
-            if depth == depth_in_window:
-                depth_in_window = None
-            depth -= 1
-    return steps
-
-
 def check_case(a, name):
     env_vars, wait_for_signal, window_of = CASES[name]
     work = os.path.join(a.work_dir, name)
@@ -126,9 +98,9 @@ def check_case(a, name):
         with open(path) as f:
             text = f.read()
         window = window_of(rank)
-        held[rank] = window_steps(text)
+        held[rank] = check_trace.held_steps(text)
         problems += ["rank %d: %s" % (rank, p) for p in check_trace.check(
-            text, [expectation(window)], mode="both" if window else "off",
+            text, [check_trace.one_window(STEPS, window)], mode="both" if window else "off",
             windows={"step": [window] if window else []})]
     print("each rank's window held steps: %s" % held)
     if name == "align" and len({tuple(s) for s in held.values()}) != 1:

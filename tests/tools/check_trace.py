@@ -782,6 +782,37 @@ def parse_windows(specs):
     return windows
 
 
+def one_window(steps, window, label="step"):
+    """The notation of one thread's loop of STEPS iterations, marked by the
+    program, with one window (START, COUNT), or None: marks only (an
+    unselected rank, capture off)."""
+    if window is None:
+        return ".%s@0..%d" % (label, steps - 1)
+    start, count = window
+    before = "%s#0..%d(.) " % (label, start - 1) if start > 0 else ""
+    after = " %s#%d..%d(.)" % (label, start + count, steps - 1) if start + count < steps else ""
+    return "%sS %s[ %s#%d..%d(.) ] E%s" % (before, label, label, start, start + count - 1, after)
+
+
+def held_steps(record_text, label="step"):
+    """The indexes i of the LABEL#i ranges directly inside a window range
+    LABEL, in record order: which steps the windows held."""
+    events, _ = parse_record(record_text)
+    depth_in_window, steps, depth = None, [], 0
+    for e in events:
+        if e.verb == "push":
+            depth += 1
+            if e.kind == "registered" and e.text == label:
+                depth_in_window = depth
+            elif depth_in_window is not None and depth == depth_in_window + 1:
+                steps.append(int(e.text.split("#")[1]))
+        elif e.verb == "pop":
+            if depth == depth_in_window:
+                depth_in_window = None
+            depth -= 1
+    return steps
+
+
 def check(record_text, expected_threads, mode="both", windows=None,
           profiler_present=True, steps="all", open_at_exit=False,
           expected_steps="all"):

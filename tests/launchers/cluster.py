@@ -1,0 +1,170 @@
+"""cluster.py - a private Slurm cluster on this machine, for tests/launchers.
+
+    with Cluster(folder) as c:       # munged, slurmctld, slurmd started
+        c.env                        # SLURM_CONF=... for srun, sbatch, scancel
+        c.run(["srun", "-n", "4", ...])
+
+Everything lives in FOLDER: munged with a key made for this run and its own
+socket, and slurmctld and one slurmd (node "cwnode", 8 CPUs declared,
+config_overrides) on 127.0.0.1 with ports chosen free, all in the
+foreground. Leaving the block (also on an exception) stops each daemon by
+the PID this module started, SIGTERM then SIGKILL. No system service, file
+or port outside FOLDER is touched.
+
+ABSENT names what is missing when Slurm or munge is not installed.
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+DAEMONS = ("munged", "slurmctld", "slurmd")
+NODE = "cwnode"
+CPUS = 8
+
+SLURM_CONF = """\
+ClusterName=cwtest
+SlurmctldHost={host}(127.0.0.1)
+SlurmctldPort={ctld_port}
+SlurmdPort={slurmd_port}
+AuthType=auth/munge
+AuthInfo=socket={dir}/munge/socket
+CredType=cred/munge
+SlurmUser={user}
+SlurmdUser=root
+StateSaveLocation={dir}/state
+SlurmdSpoolDir={dir}/spool/%n
+SlurmctldPidFile={dir}/slurmctld.pid
+SlurmdPidFile={dir}/slurmd.%n.pid
+SlurmctldLogFile={dir}/log/slurmctld.log
+SlurmdLogFile={dir}/log/slurmd.%n.log
+ProctrackType={proctrack}
+TaskPlugin=task/none
+MpiDefault=none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SlurmdParameters=config_overrides
+ReturnToService=2
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+MailProg=/bin/true
+InactiveLimit=0
+KillWait=5
+NodeName={node} NodeAddr=127.0.0.1 NodeHostname={host} CPUs={cpus} RealMemory=1000 State=UNKNOWN
+PartitionName=cw Nodes={node} Default=YES MaxTime=10 State=UP
+"""
+
+
+def absent():
+    """Why this machine cannot run the cluster, as a sentence, or None."""
+    path = os.environ.get("PATH", "") + ":/usr/sbin"
+    tools = [t for t in ("munged", "slurmctld", "slurmd", "srun", "sbatch", "scancel", "sinfo")
+             if not shutil.which(t, path=path)]
+    if tools:
+        return "not installed: %s (apt-get install slurmctld slurmd slurm-client munge)" % \
+            " ".join(tools)
+    if os.geteuid() != 0:
+        return "slurmd must run as root to start jobs"
+    return None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self, folder, proctrack="proctrack/linuxproc"):
+        self.dir = os.path.abspath(folder)
+        self.proctrack = proctrack
+        self.procs = {}
+        self.env = dict(os.environ, SLURM_CONF=os.path.join(self.dir, "slurm.conf"))
+        self.env["PATH"] = self.env.get("PATH", "") + ":/usr/sbin"
+
+    def __enter__(self):
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def daemon(self, name, argv):
+        log = open(os.path.join(self.dir, "log", name + ".out"), "w")
+        self.procs[name] = subprocess.Popen([shutil.which(argv[0], path=self.env["PATH"])] +
+                                            argv[1:], env=self.env, stdout=log,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def start(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+        for sub in ("munge", "state", "spool/" + NODE, "log"):
+            os.makedirs(os.path.join(self.dir, sub))
+        munge = os.path.join(self.dir, "munge")
+        os.chmod(munge, 0o711)  # munged wants its socket's folder searchable
+        with open(os.path.join(munge, "key"), "wb") as f:
+            f.write(os.urandom(1024))
+        os.chmod(os.path.join(munge, "key"), 0o600)
+        with open(self.env["SLURM_CONF"], "w") as f:
+            f.write(SLURM_CONF.format(host=socket.gethostname().split(".")[0], dir=self.dir,
+                                      ctld_port=free_port(), slurmd_port=free_port(),
+                                      user="root", node=NODE, cpus=CPUS,
+                                      proctrack=self.proctrack))
+        self.daemon("munged", ["munged", "-F", "--force", "--key-file=%s/key" % munge,
+                               "--socket=%s/socket" % munge, "--pid-file=%s/pid" % munge,
+                               "--log-file=%s/log" % munge, "--seed-file=%s/seed" % munge])
+        self.wait_for(lambda: os.path.exists(os.path.join(munge, "socket")), "munged's socket")
+        self.daemon("slurmctld", ["slurmctld", "-D", "-f", self.env["SLURM_CONF"]])
+        self.daemon("slurmd", ["slurmd", "-D", "-f", self.env["SLURM_CONF"], "-N", NODE])
+        self.wait_for(self.node_idle, "node %s idle" % NODE)
+
+    def node_idle(self):
+        out = subprocess.run(["sinfo", "-h", "-n", NODE, "-o", "%T"], env=self.env,
+                             capture_output=True, text=True).stdout
+        return out.strip() == "idle"
+
+    def wait_for(self, ready, what, timeout=30):
+        deadline = time.monotonic() + timeout
+        while not ready():
+            dead = [n for n, p in self.procs.items() if p.poll() is not None]
+            if dead or time.monotonic() > deadline:
+                raise RuntimeError("Slurm did not start (%s; %s): %s" % (
+                    what, "exited: " + ", ".join(dead) if dead else "timed out",
+                    self.logs()))
+            time.sleep(0.1)
+
+    def logs(self):
+        text = []
+        for name in sorted(os.listdir(os.path.join(self.dir, "log"))):
+            with open(os.path.join(self.dir, "log", name), errors="replace") as f:
+                text.append("== %s\n%s" % (name, "".join(f.readlines()[-10:])))
+        return "\n".join(text)
+
+    def stop(self):
+        """Each daemon this object started, by its PID: SIGTERM, then
+        SIGKILL after 10 s. Slurm's first, munged last."""
+        for name in reversed(DAEMONS):
+            p = self.procs.pop(name, None)
+            if p is None or p.poll() is not None:
+                continue
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+    def run(self, argv, **kw):
+        return subprocess.run(argv, env=kw.pop("env", self.env), capture_output=True, text=True,
+                              **kw)
+
+    def job_done(self, job):
+        """Whether job JOB has left the queue."""
+        return not self.run(["squeue", "-h", "-j", str(job)]).stdout.strip()

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""launchers_test.py - jobs under real launchers (srun, sbatch, mpirun,
+torchrun), every rank under the NVTX recorder with its own record
+(CW_RECORD=DIR/rec.%q{RANKVAR}), each checked with check_trace.py for the
+exact events: which ranks hold a window and which steps it holds.
+
+A case is one row of CASES: the launcher, the program (rank_program.c
+built with the GCC plugin, or rank_program.py through loop() or the zero
+edit), the variables, what is done to the running job, and each rank's
+window. Slurm cases run in a private cluster (cluster.py) that the case
+starts and stops.
+
+Exit status 77 (CTest's skip), with the reason, only when a launcher the
+case needs is not installed.
+"""
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "tools"))
+import check_trace  # noqa: E402
+import cluster  # noqa: E402
+
+STEPS = 24
+STEP_US = 20000
+PRAGMA = (10, 3)               # rank_program's window, and the zero edit's
+PYTHON = "/usr/bin/python3"    # Debian's, the one python3-torch is for
+RANK_VAR = {"srun": "SLURM_PROCID", "sbatch": "OMPI_COMM_WORLD_RANK",
+            "mpirun": "OMPI_COMM_WORLD_RANK", "torchrun": "RANK"}
+ZERO_EDIT_LINE = next(n for n, line in enumerate(open(os.path.join(here, "rank_program.py")), 1)
+                      if "# the plain loop" in line)
+
+
+def pragma(rank):
+    return PRAGMA
+
+
+def at(start):
+    return lambda rank: (start, PRAGMA[1])
+
+
+def only(selected, window=PRAGMA):
+    return lambda rank: window if rank in selected else None
+
+
+# name: (launcher, program, ranks, variables, action, each rank's window)
+CASES = {
+    "srun.ranks_c": ("srun", "c", 4, {"CAPTURE_WINDOW_RANKS": "1,3"}, None, only({1, 3})),
+    "srun.zero_edit": ("srun", "zero_edit", 4, {"CAPTURE_WINDOW_RANKS": "0-1"}, None,
+                       only({0, 1})),
+    "sbatch.mpirun_c": ("sbatch", "c", 4, {"CAPTURE_WINDOW_RANKS": "2-3"}, None, only({2, 3})),
+    "mpirun.loop": ("mpirun", "loop", 4, {"CAPTURE_WINDOW_RANKS": "0,3"}, None, only({0, 3})),
+    "mpirun.zero_edit": ("mpirun", "zero_edit", 4, {}, None, pragma),
+    "torchrun.loop": ("torchrun", "loop", 2, {"CW_GLOO": "1"}, None, pragma),
+    "torchrun.zero_edit": ("torchrun", "zero_edit", 2, {"CAPTURE_WINDOW_RANKS": "1"}, None,
+                           only({1})),
+    "torchrun.c": ("torchrun", "c", 2, {"CAPTURE_WINDOW": "4:2"}, None, lambda rank: (4, 2)),
+    # Signal-armed windows: every rank holds in step 5 until the signal.
+    "srun.scancel_usr1": ("srun", "c", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1",
+                                           "CAPTURE_WINDOW_ALIGN": "8"}, "scancel-usr1", at(8)),
+    "sbatch.scancel_batch_usr1": ("sbatch-self", "c", 1, {"CAPTURE_WINDOW_SIGNAL": "USR1"},
+                                  "scancel-batch-usr1", at(6)),
+    "mpirun.kill_usr1": ("mpirun", "c", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1",
+                                            "CAPTURE_WINDOW_ALIGN": "8"}, "kill-usr1", at(8)),
+    "srun.kill_usr1": ("srun", "c", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1"}, "kill-usr1", at(6)),
+}
+HOLD_STEP = 5
+
+
+class Job:
+    """One launched job: its stdout lines as they come, signals, the end."""
+
+    def __init__(self, argv, env, slurm=None, batch_output=None):
+        self.slurm, self.batch_output, self.lines = slurm, batch_output, []
+        print("$ " + " ".join(argv), flush=True)
+        if batch_output:  # sbatch: the job's output goes to a file
+            out = slurm.run(argv, env=env)
+            if out.returncode != 0:
+                raise SystemExit("FAIL: sbatch: %s" % out.stderr)
+            self.job = out.stdout.strip()
+            self.proc = None
+        else:
+            self.proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True)
+
+    def wait_for_lines(self, count, text, timeout=60):
+        deadline = time.monotonic() + timeout
+        while sum(line == text for line in self.lines) < count:
+            if time.monotonic() > deadline:
+                self.kill()
+                raise SystemExit("FAIL: %d rank(s) did not print %r: %r" % (
+                    count - sum(line == text for line in self.lines), text, self.lines))
+            if self.proc:
+                line = self.proc.stdout.readline()
+                if not line:
+                    raise SystemExit("FAIL: the job ended before %r: %r\n%s" % (
+                        text, self.lines, self.proc.stderr.read()))
+                self.lines.append(line.rstrip("\n"))
+            else:
+                time.sleep(0.1)
+                if os.path.exists(self.batch_output):
+                    with open(self.batch_output) as f:
+                        self.lines = f.read().splitlines()
+
+    def slurm_job(self):
+        """The job's id: the private cluster runs no other."""
+        return self.slurm.run(["squeue", "-h", "-o", "%i"]).stdout.split()[0]
+
+    def act(self, action):
+        """What the case does to the running job."""
+        if action == "scancel-usr1":
+            self.slurm.run(["scancel", "--signal=USR1", self.slurm_job()], check=True)
+        elif action == "scancel-batch-usr1":
+            self.slurm.run(["scancel", "--batch", "--signal=USR1", self.job], check=True)
+        elif action == "kill-usr1":
+            self.proc.send_signal(signal.SIGUSR1)
+
+    def finish(self, timeout=90):
+        """Waits for the end; returns (exit status, stdout lines, stderr)."""
+        if self.proc:
+            out, err = self.proc.communicate(timeout=timeout)
+            self.lines += out.splitlines()
+            return self.proc.returncode, self.lines, err
+        deadline = time.monotonic() + timeout
+        while not self.slurm.job_done(self.job):
+            if time.monotonic() > deadline:
+                raise SystemExit("FAIL: batch job %s did not end" % self.job)
+            time.sleep(0.2)
+        state = self.slurm.run(["scontrol", "show", "job", self.job]).stdout
+        with open(self.batch_output) as f:
+            self.lines = f.read().splitlines()
+        code = 0 if "ExitCode=0:0" in state else 1
+        return code, self.lines, state
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+
+
+def rank_argv(a, program, action):
+    """The program and its arguments, as every rank runs it."""
+    hold = [str(HOLD_STEP), "hold"] if action else []
+    if program == "c":
+        return [a.program, str(STEPS), str(STEP_US)] + hold
+    script = os.path.join(here, "rank_program.py")
+    ms = str(STEP_US / 1000)
+    if program == "loop":
+        return [PYTHON, script, "wrapper", str(STEPS), ms] + hold
+    spec = "rank_program.py:%d:%d:%d" % ((ZERO_EDIT_LINE,) + PRAGMA)
+    return [PYTHON, "-m", "capture_window", "--loop", spec, script, "plain", str(STEPS),
+            ms] + hold
+
+
+def launch_argv(launcher, ranks, argv, work):
+    root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
+    mpirun = ["mpirun", "--oversubscribe"] + root + ["-np", str(ranks)]
+    if launcher == "srun":
+        return ["srun", "-n", str(ranks)] + argv
+    if launcher == "mpirun":
+        return mpirun + argv
+    if launcher == "torchrun":
+        run = [PYTHON, "-m", "torch.distributed.run", "--nproc_per_node", str(ranks),
+               "--master_addr", "127.0.0.1", "--master_port", str(cluster.free_port()),
+               "--redirects", "9:0", "--tee", "9:0"]
+        return run + (argv[1:] if argv[0] == PYTHON else ["--no_python"] + argv)
+    script = os.path.join(work, "job.sh")  # sbatch: mpirun inside, or the program itself
+    with open(script, "w") as f:
+        f.write("#!/bin/bash\nexec %s\n" % " ".join(
+            (mpirun if launcher == "sbatch" else []) + argv))
+    return ["sbatch", "--parsable", "-n", str(ranks), "-o", os.path.join(work, "job.out"),
+            script]
+
+
+def missing(launcher, program):
+    """Why the case cannot run here (a launcher is not installed), or None."""
+    if launcher.startswith("s"):
+        why = cluster.absent()
+        if why:
+            return why
+    if launcher in ("mpirun", "sbatch") and not shutil.which("mpirun"):
+        return "OpenMPI's mpirun is not installed (apt-get install openmpi-bin)"
+    if (launcher == "torchrun" or program != "c") and not os.path.exists(PYTHON):
+        return "%s is not installed" % PYTHON
+    if launcher == "torchrun" and subprocess.run([PYTHON, "-c", "import torch.distributed.run"],
+                                                 capture_output=True).returncode != 0:
+        return "torchrun is not installed (apt-get install python3-torch)"
+    return None
+
+
+def environment(a, case_vars, launcher, records, slurm):
+    """The job's variables: the case's, the recorder's, and SLURM_CONF."""
+    env = {k: v for k, v in (slurm.env if slurm else os.environ).items()
+           if not k.startswith("CAPTURE_WINDOW")}
+    env.update(CW_RECORD=records + ".%q{" + RANK_VAR.get(launcher, "SLURM_PROCID") + "}",
+               NVTX_INJECTION64_PATH=a.recorder, CW_MARK_LIBRARY=a.mark,
+               CAPTURE_WINDOW_LIBRARY=a.runtime, PYTHONPATH=a.package,
+               PYTHONDONTWRITEBYTECODE="1", GLOO_SOCKET_IFNAME="lo",
+               LD_LIBRARY_PATH=a.fakecuda_dir + ":" + os.environ.get("LD_LIBRARY_PATH", ""),
+               **case_vars)
+    return env
+
+
+def run_case(a, name, slurm):
+    launcher, program, ranks, case_vars, action, window_of = CASES[name]
+    work = os.path.join(a.work_dir, name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    records = os.path.join(work, "rec")
+    env = environment(a, case_vars, launcher, records, slurm)
+    print("variables: %s" % " ".join("%s=%s" % kv for kv in sorted(case_vars.items())))
+    argv = launch_argv(launcher, ranks, rank_argv(a, program, action), work)
+    job = Job(argv, env, slurm, os.path.join(work, "job.out") if launcher.startswith("sbatch")
+              else None)
+    if action:
+        job.wait_for_lines(ranks, "reached step %d" % HOLD_STEP)
+        job.act(action)
+    code, lines, err = job.finish()
+    problems = []
+    if code != 0:
+        problems.append("the job ended with %d: %s" % (code, err))
+    done = [line for line in lines if line.startswith("done ")]
+    if program == "loop" and case_vars.get("CW_GLOO"):
+        want_done = ["done %d steps, %d in the job" % (STEPS, STEPS * ranks)] * ranks
+    elif program == "c":
+        want_done = ["done %d steps" % STEPS] * ranks
+    else:
+        want_done = ["done %d steps, %d in the job" % (STEPS, STEPS)] * ranks
+    if done != want_done:
+        problems.append("the ranks printed %r, expected %r" % (done, want_done))
+    held = {}
+    for rank in range(ranks):
+        path = "%s.%d" % (records, rank)
+        if not os.path.exists(path):
+            problems.append("rank %d wrote no record %s" % (rank, path))
+            continue
+        with open(path) as f:
+            text = f.read()
+        window = window_of(rank)
+        held[rank] = check_trace.held_steps(text)
+        problems += ["rank %d: %s" % (rank, p) for p in check_trace.check(
+            text, [check_trace.one_window(STEPS, window)], mode="both" if window else "off",
+            windows={"step": [window] if window else []})]
+    print("each rank's window held steps: %s" % held)
+    for p in problems:
+        print("FAIL: " + p)
+    return 1 if problems else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--case", required=True, choices=sorted(CASES))
+    ap.add_argument("--program", required=True, help="rank_program, built with the GCC plugin")
+    ap.add_argument("--package", required=True, help="the folder holding capture_window")
+    ap.add_argument("--runtime", required=True, help="libcapture_window.so")
+    ap.add_argument("--mark", required=True, help="the Python scripts' mark library")
+    ap.add_argument("--recorder", required=True)
+    ap.add_argument("--fakecuda-dir", required=True)
+    ap.add_argument("--work-dir", required=True)
+    a = ap.parse_args()
+    launcher, program = CASES[a.case][:2]
+    why = missing(launcher, program)
+    if why:
+        print("skipped: " + why)
+        return 77
+    if not launcher.startswith("s"):
+        return run_case(a, a.case, None)
+    with cluster.Cluster(os.path.join(a.work_dir, a.case + ".slurm")) as slurm:
+        return run_case(a, a.case, slurm)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
