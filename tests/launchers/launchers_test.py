@@ -232,19 +232,8 @@ def run_case(a, name, slurm):
         want_done = ["done %d steps, %d in the job" % (STEPS, STEPS)] * ranks
     if done != want_done:
         problems.append("the ranks printed %r, expected %r" % (done, want_done))
-    held = {}
-    for rank in range(ranks):
-        path = "%s.%d" % (records, rank)
-        if not os.path.exists(path):
-            problems.append("rank %d wrote no record %s" % (rank, path))
-            continue
-        with open(path) as f:
-            text = f.read()
-        window = window_of(rank)
-        held[rank] = check_trace.held_steps(text)
-        problems += ["rank %d: %s" % (rank, p) for p in check_trace.check(
-            text, [check_trace.one_window(STEPS, window)], mode="both" if window else "off",
-            windows={"step": [window] if window else []})]
+    held, more = check_trace.check_rank_records(records, ranks, STEPS, window_of)
+    problems += more
     print("each rank's window held steps: %s" % held)
     for p in problems:
         print("FAIL: " + p)

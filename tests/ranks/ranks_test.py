@@ -89,19 +89,8 @@ def check_case(a, name):
     got = sorted(line for line in lines if ": sum " in line)
     if got != want:
         problems.append("program output %r, expected %r" % (got, want))
-    held = {}
-    for rank in range(RANKS):
-        path = "%s.%d" % (records, rank)
-        if not os.path.exists(path):
-            problems.append("rank %d wrote no record %s" % (rank, path))
-            continue
-        with open(path) as f:
-            text = f.read()
-        window = window_of(rank)
-        held[rank] = check_trace.held_steps(text)
-        problems += ["rank %d: %s" % (rank, p) for p in check_trace.check(
-            text, [check_trace.one_window(STEPS, window)], mode="both" if window else "off",
-            windows={"step": [window] if window else []})]
+    held, more = check_trace.check_rank_records(records, RANKS, STEPS, window_of)
+    problems += more
     print("each rank's window held steps: %s" % held)
     if name == "align" and len({tuple(s) for s in held.values()}) != 1:
         problems.append("the ranks' windows differ: %s" % held)

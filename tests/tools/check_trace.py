@@ -85,6 +85,7 @@ Exit status 0 when every check passes; otherwise the problems are printed.
 
 import argparse
 import itertools
+import os
 import re
 import sys
 
@@ -811,6 +812,26 @@ def held_steps(record_text, label="step"):
                 depth_in_window = None
             depth -= 1
     return steps
+
+
+def check_rank_records(prefix, ranks, steps, window_of):
+    """A job's records, one per rank R at PREFIX.R (CW_RECORD=PREFIX.%q{VAR}),
+    each of one loop of STEPS iterations with the window window_of(R) or
+    None. Returns ({rank: the steps its windows held}, problems)."""
+    held, problems = {}, []
+    for rank in range(ranks):
+        path = "%s.%d" % (prefix, rank)
+        if not os.path.exists(path):
+            problems.append("rank %d wrote no record %s" % (rank, path))
+            continue
+        with open(path) as f:
+            text = f.read()
+        window = window_of(rank)
+        held[rank] = held_steps(text)
+        problems += ["rank %d: %s" % (rank, p) for p in check(
+            text, [one_window(steps, window)], mode="both" if window else "off",
+            windows={"step": [window] if window else []})]
+    return held, problems
 
 
 def check(record_text, expected_threads, mode="both", windows=None,
