@@ -13,6 +13,8 @@
  *   nvtx.c       the NVTX3 events (the only file that includes NVTX), and
  *                whether the tool attached is Nsight Compute
  *   profiler.c   CUDA profiler start/stop, resolved at run time, ref-counted
+ *   watch.c      CAPTURE_WINDOW_WATCH: the thread that reads trigger requests
+ *   answers.c    each rank's answers to them, beside the watched file
  *
  * Calls point one way: window.c decides nothing about when, it asks
  * schedule.c (which returns its decision) and acts on the answer through
@@ -65,6 +67,8 @@ struct cw_config {
   bool none;                      /* CAPTURE_WINDOW=none: loops active, no window */
   char *times_path;               /* CAPTURE_WINDOW_TIMES, %p and %r expanded; NULL = unset */
   int signal_number;              /* CAPTURE_WINDOW_SIGNAL; 0 = none */
+  char *watch_path;               /* CAPTURE_WINDOW_WATCH; NULL = unset */
+  bool rank_set;                  /* a rank variable was read (not rank 0 by default) */
   long long align;                /* CAPTURE_WINDOW_ALIGN; 1 = none */
   long long count;                /* CAPTURE_WINDOW_COUNT; 0 = each pragma's COUNT */
   int steps;                      /* CW_STEPS_* */

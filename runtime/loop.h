@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "internal.h"
+#include "watch.h"
 
 enum {
   CW_INLINE_DEPTH = 4,
@@ -57,7 +58,14 @@ struct cw_loop {
      open or signals arm windows. head.attention_at, what the emitted code
      tests, is this, or 0 while every iteration gets an L#i range. */
   long long decide_at;
-  int seen_signal;   /* cw_signal_generation acted on */
+  int seen_signal; /* cw_signal_generation acted on */
+  /* CAPTURE_WINDOW_WATCH (watch.h): the request generation acted on, the
+     window it armed (LLONG_MAX if none) and its COUNT, whether the open
+     window is its, and the request's id for the answers. */
+  unsigned int seen_watch;
+  long long watch_start, watch_count;
+  bool watch_window;
+  char watch_id[CW_WATCH_ID_MAX];
   bool auto_pending; /* auto:COUNT waits for steady steps */
   /* spike:COUNT[xTIMES] watches every step: the last CW_SPIKE_STEPS step
      times and the last CW_SPIKE_SLOW slow steps (rings), the predicted
@@ -115,6 +123,7 @@ struct cw_loop {
 long long cw_plan_init(struct cw_loop *loop);
 long long cw_plan_after(struct cw_loop *loop, long long from);
 long long cw_plan_signal(struct cw_loop *loop, long long i);
+long long cw_plan_watch(struct cw_loop *loop, long long i);
 bool cw_auto_settled(struct cw_loop *loop, long long i);
 long long cw_spike_step(struct cw_loop *loop, long long index, double ns);
 long long cw_plan_aim(const struct cw_loop *loop, long long i);

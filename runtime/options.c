@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture_window/ranks.h"
@@ -440,6 +441,31 @@ static void expand_times_path(void) {
   cw_config.times_path = strdup(path);
 }
 
+/* ---- CAPTURE_WINDOW_WATCH ---------------------------------------------- */
+
+/* A file's path whose folder exists: the trigger renames its requests
+   into that folder (watch.h), and the ranks answer beside it. */
+static bool parse_watch(const char *value) {
+  size_t len = strlen(value);
+  if (value[len - 1] == '/') return bad("it names a folder, not a file");
+  if (len > 4000) return bad("longer than 4000 bytes");
+  const char *slash = strrchr(value, '/');
+  char *folder = slash == value ? strdup("/")
+                 : slash        ? strndup(value, (size_t)(slash - value))
+                                : strdup(".");
+  struct stat st;
+  bool is_folder = folder && stat(folder, &st) == 0 && S_ISDIR(st.st_mode);
+  if (!is_folder) {
+    bad("its folder '%s' is not a folder this process can reach", folder ? folder : "?");
+    free(folder);
+    return false;
+  }
+  free(folder);
+  free(cw_config.watch_path);
+  cw_config.watch_path = strdup(value);
+  return cw_config.watch_path || bad("out of memory");
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 /* What a bad value does. A variable that decides what is captured turns
@@ -470,6 +496,8 @@ static const struct option options[] = {
     {"CAPTURE_WINDOW_SELFCHECK", "0 or 1", parse_self_check, IGNORED},
     {"CAPTURE_WINDOW_TIMES", "a path; %p is the pid, %r the rank, %% a %", parse_times,
      CAPTURE_OFF},
+    {"CAPTURE_WINDOW_WATCH", "the path of a file in an existing folder, shared by the nodes",
+     parse_watch, CAPTURE_OFF},
 };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -617,13 +645,15 @@ static bool read_rank(void) {
   for (size_t k = 0; k < sizeof rank_variables / sizeof *rank_variables; k++) {
     const char *value = env(rank_variables[k]);
     if (value)
-      return parse_rank(value) || reject(rank_variables[k], value, "a non-negative integer");
+      return (cw_config.rank_set = parse_rank(value)) ||
+             reject(rank_variables[k], value, "a non-negative integer");
   }
   return true;
 }
 
-/* The rank is only read when some ranks are excluded or CAPTURE_WINDOW_TIMES
-   names it: a bad RANK cannot matter otherwise. */
+/* The rank is only read when some ranks are excluded, CAPTURE_WINDOW_TIMES
+   names it or CAPTURE_WINDOW_WATCH answers under it: a bad RANK cannot
+   matter otherwise. */
 static void apply_rank_filter(void) {
   if (!ranks_spec || ranks_hold(ranks_spec, cw_config.rank) == 1) return;
   if (cw_config.verbose)
@@ -642,7 +672,9 @@ void cw_config_load(void) {
       valid = reject(options[k].name, value, options[k].accepted);
   }
   report_unknown_variables();
-  if (valid && (ranks_spec || (times_pattern && strstr(times_pattern, "%r")))) valid = read_rank();
+  if (valid &&
+      (ranks_spec || cw_config.watch_path || (times_pattern && strstr(times_pattern, "%r"))))
+    valid = read_rank();
   if (valid) apply_rank_filter();
   const char *windows = env("CAPTURE_WINDOW");
   if (valid && cw_config.verbose && windows && strcmp(windows, "off") == 0)

@@ -1,7 +1,7 @@
 /*
  * schedule.c - when a loop's windows open.
  *
- * Five sources, all decided at iteration boundaries (never mid-iteration):
+ * Six sources, all decided at iteration boundaries (never mid-iteration):
  *   listed     CAPTURE_WINDOW=START:COUNT[,...] or the pragma's own window
  *   periodic   START:COUNT/EVERY[xTIMES]: windows at START, START+EVERY, ...
  *   automatic  auto:COUNT: at the first iteration after the step time settled
@@ -10,6 +10,8 @@
  *   signal     CAPTURE_WINDOW_SIGNAL: `kill -USR1 PID` arms a window of the
  *              pragma's COUNT at the next iteration (or the next multiple
  *              of CAPTURE_WINDOW_ALIGN)
+ *   watched    CAPTURE_WINDOW_WATCH: a request of `capture-window trigger`
+ *              arms a window at its STEP, or at the next multiple of its N
  *
  * A window that would start while another is open is skipped.
  */
@@ -27,6 +29,8 @@
 #define AUTO_CAP 1000
 
 volatile int cw_signal_generation;
+
+static void watch_missed(struct cw_loop *loop, long long i, long long at, const char *why);
 
 /* First start >= from of one spec, or LLONG_MAX. */
 static long long spec_start(const struct cw_window *w, long long from) {
@@ -57,6 +61,7 @@ static long long next_window_start(const struct cw_window *windows, size_t n, lo
    Returns the first iteration that needs a decision. */
 static long long attention(struct cw_loop *loop) {
   long long next = loop->plan_start < loop->signal_start ? loop->plan_start : loop->signal_start;
+  if (loop->watch_start < next) next = loop->watch_start;
   long long lead = CW_BEFORE_STEPS; /* the self-check's steps before the window */
   loop->time_from = !cw_config.self_check || next == LLONG_MAX ? LLONG_MAX
                     : next > lead                              ? next - lead
@@ -78,8 +83,8 @@ long long cw_plan_init(struct cw_loop *loop) {
     loop->windows = cw_config.windows;
     loop->n_windows = cw_config.n_windows;
   } else if (!cw_config.auto_count && !cw_config.signal_number && !cw_config.spike_count &&
-             !cw_config.none) {
-    /* The pragma's window, unless auto, spike or a signal decides instead. */
+             !cw_config.none && !cw_config.watch_path) {
+    /* The pragma's window, unless auto, spike, a signal or a request decides instead. */
     loop->windows = &loop->own;
     loop->n_windows = 1;
   }
@@ -88,6 +93,7 @@ long long cw_plan_init(struct cw_loop *loop) {
   loop->spike_start = LLONG_MAX;
   loop->signal_start = LLONG_MAX;
   loop->seen_signal = cw_signal_generation;
+  loop->watch_start = LLONG_MAX; /* seen_watch 0: a request read already is acted on */
   return cw_plan_after(loop, 0);
 }
 
@@ -95,6 +101,7 @@ long long cw_plan_init(struct cw_loop *loop) {
 long long cw_plan_after(struct cw_loop *loop, long long from) {
   loop->plan_start = next_window_start(loop->windows, loop->n_windows, from, &loop->plan_count);
   if (loop->signal_start < from) loop->signal_start = LLONG_MAX; /* covered */
+  if (loop->watch_start < from) watch_missed(loop, from - 1, loop->watch_start, "window");
   if (loop->spike_start < from) loop->spike_start = LLONG_MAX;
   if (loop->spike_start < loop->plan_start) {
     loop->plan_start = loop->spike_start;
@@ -121,6 +128,49 @@ long long cw_plan_signal(struct cw_loop *loop, long long i) {
            "at %lld, align %lld), thread %ld",
            site->label, site->file, site->line, CW_SITE_AT(site), loop->own.count, at, i, align,
            cw_thread_id());
+  return attention(loop);
+}
+
+/* A request's window that does not open: it says so, on stderr and in the
+   rank's answers. */
+static void watch_missed(struct cw_loop *loop, long long i, long long at, const char *why) {
+  const struct cw_site_v2 *site = loop->site;
+  loop->watch_start = LLONG_MAX;
+  cw_answer_missed(loop, i, at, why);
+  cw_log("watch: request %s: loop '%s' (%s:%u%s) does not open at iteration %lld: %s (iteration "
+         "%lld), thread %ld",
+         loop->watch_id, site->label, site->file, site->line, CW_SITE_AT(site), at,
+         strcmp(why, "past") == 0 ? "it was past when the loop saw the request"
+                                  : "another window held it",
+         i, cw_thread_id());
+}
+
+/* A request of CAPTURE_WINDOW_WATCH that this loop has not acted on
+   (watch.h): arm its window at its STEP, or at the next multiple of its N
+   from i, for its COUNT or the loop's; a request for another label is
+   passed over. A window armed by an earlier request is replaced. */
+long long cw_plan_watch(struct cw_loop *loop, long long i) {
+  struct cw_watch_request r;
+  loop->seen_watch = cw_watch_current(&r);
+  const struct cw_site_v2 *site = loop->site;
+  if (r.label[0] && strcmp(r.label, site->label) != 0) return attention(loop);
+  if (loop->watch_start != LLONG_MAX) cw_answer_replaced(loop, i, r.id);
+  memcpy(loop->watch_id, r.id, sizeof r.id);
+  long long at = r.align ? (i + r.align - 1) / r.align * r.align : r.at;
+  loop->watch_count = r.count ? r.count : loop->own.count;
+  loop->watch_start = at;
+  if (at < i) {
+    watch_missed(loop, i, at, "past");
+  } else if (loop->window_open && at <= loop->window_last) {
+    watch_missed(loop, i, at, "window");
+  } else {
+    cw_answer_seen(loop, i, at, loop->watch_count);
+    if (cw_config.verbose)
+      cw_log("watch: request %s: loop '%s' (%s:%u%s) window of %lld armed at iteration %lld "
+             "(request seen at %lld), thread %ld",
+             r.id, site->label, site->file, site->line, CW_SITE_AT(site), loop->watch_count, at, i,
+             cw_thread_id());
+  }
   return attention(loop);
 }
 
@@ -317,10 +367,16 @@ void cw_signal_install(void) {
     cw_log("CAPTURE_WINDOW_SIGNAL: cannot install a handler; signal-armed windows are off");
     return;
   }
-  if (cw_config.verbose)
-    cw_log("signal %s arms windows%s", strsignal(cw_config.signal_number),
-           (previous.sa_flags & SA_SIGINFO) ||
-                   (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN)
-               ? "; the program's own handler still runs after ours"
-               : "");
+  /* A program that already handles the signal (Lightning's SLURM requeue,
+     NCCL) acts on every one sent to arm a window: say so, not only when
+     verbose, and name the trigger that needs no signal. */
+  const char *name = cw_config.signal_number == SIGUSR1 ? "USR1" : "USR2";
+  if ((previous.sa_flags & SA_SIGINFO) ||
+      (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN))
+    cw_log("CAPTURE_WINDOW_SIGNAL: the program already handles SIG%s; its handler runs after "
+           "ours on every SIG%s sent to arm a window. To arm windows with no signal, use "
+           "CAPTURE_WINDOW_WATCH=PATH and `capture-window trigger PATH`",
+           name, name);
+  else if (cw_config.verbose)
+    cw_log("signal %s arms windows", strsignal(cw_config.signal_number));
 }

@@ -51,8 +51,24 @@ static __thread struct cw_thread *this_thread __attribute__((tls_model("initial-
 /* Iterations from `at` on need a decision (begin_slowly); every iteration
    calls the runtime while it gets an L#i range. */
 static void set_decide_at(struct cw_loop *loop, long long at) {
-  loop->decide_at = at;
-  loop->head.attention_at = loop->step_ranges || loop->times ? 0 : at;
+  long long attention = loop->step_ranges || loop->times ? 0 : at;
+  if (!cw_config.watch_path) {
+    loop->decide_at = at;
+    loop->head.attention_at = attention;
+    return;
+  }
+  /* The watcher may lower both at any time: watch.h says why this order. */
+  __atomic_store_n(&loop->decide_at, at, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&loop->head.attention_at, attention, __ATOMIC_SEQ_CST);
+  if (cw_watch_pending(loop->seen_watch)) {
+    __atomic_store_n(&loop->decide_at, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&loop->head.attention_at, 0, __ATOMIC_SEQ_CST);
+  }
+}
+
+/* decide_at as this thread reads it (the watcher may store it). */
+static inline long long decide_at(const struct cw_loop *loop) {
+  return __atomic_load_n(&loop->decide_at, __ATOMIC_RELAXED);
 }
 
 static bool window_range_wanted(void) {
@@ -76,6 +92,7 @@ static void open_window(struct cw_loop *loop, long long i, long long count, long
     cw_selfcheck_window(loop, record);
   }
   loop->windows_opened++;
+  if (loop->watch_window) cw_answer_opened(loop, i);
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_acquire();
   if (window_range_wanted()) {
     cw_nvtx_push_window(site->runtime[2]);
@@ -93,6 +110,8 @@ static void close_window(struct cw_loop *loop, long long last, const char *why) 
   const struct cw_site_v2 *site = loop->site;
   if (window_range_wanted()) cw_nvtx_pop();
   if (cw_config.trigger & CW_TRIGGER_CUDA) cw_profiler_release();
+  if (loop->watch_window) cw_answer_held(loop, loop->window_first, last);
+  loop->watch_window = false;
   loop->window_open = false;
   loop->step_ranges = cw_config.step_ranges_always;
   /* The next iteration plans anew (and closes this one's step time). */
@@ -127,6 +146,7 @@ static void thread_exit(void *data) {
   for (size_t k = thread->capacity; k-- > 0;) {
     struct cw_loop *loop = thread->loops[k];
     if (!loop) continue;
+    if (cw_config.watch_path) cw_watch_forget(loop);
     end_in_progress(loop);
     cw_times_close(loop->times);
     loop->times = NULL;
@@ -152,6 +172,7 @@ static void load_once(void) {
   cw_config_load();
   pthread_key_create(&thread_key, thread_exit);
   if (cw_config.signal_number && !cw_config.off) cw_signal_install();
+  if (cw_config.watch_path && !cw_config.off) cw_watch_start();
   if (cw_config.times_path || cw_config.spike_count) cw_step_clock_start();
   if (cw_config.times_path) cw_times_start();
   atexit(at_exit);
@@ -188,6 +209,7 @@ static struct cw_loop *new_loop(struct cw_site_v2 *site) {
   loop->last_record = -1;
   loop->step_ranges = cw_config.step_ranges_always;
   if (cw_config.times_path) loop->times = cw_times_open_loop(site);
+  if (cw_config.watch_path) cw_watch_register(loop); /* before it plans: watch.c */
   set_decide_at(loop, cw_plan_init(loop));
   loop->timed = cw_config.self_check || loop->auto_pending;
   if (cw_config.self_check) cw_selfcheck_track(loop);
@@ -285,19 +307,28 @@ static CW_COLD void begin_slowly(struct cw_loop *loop, long long i) {
                      loop->spike_pending,
                  cw_now_ns());
   if (loop->seen_signal != cw_signal_generation) set_decide_at(loop, cw_plan_signal(loop, i));
+  if (cw_config.watch_path && cw_watch_pending(loop->seen_watch))
+    set_decide_at(loop, cw_plan_watch(loop, i));
   if (!loop->window_open) {
     if (loop->auto_pending) {
       if (cw_auto_settled(loop, i)) {
         loop->auto_pending = false;
         open_window(loop, i, cw_config.auto_count, 0, " (auto)");
       }
-    } else if (i == loop->plan_start || i == loop->signal_start) {
+    } else if (i == loop->plan_start || i == loop->signal_start || i == loop->watch_start) {
       long long count = i == loop->plan_start ? loop->plan_count : 0;
       if (i == loop->signal_start && loop->own.count > count) count = loop->own.count;
-      open_window(loop, i, count, i == loop->signal_start ? 0 : cw_plan_aim(loop, i),
-                  i == loop->signal_start  ? " (signal)"
-                  : i == loop->spike_start ? " (spike)"
-                                           : "");
+      loop->watch_window = i == loop->watch_start;
+      if (loop->watch_window) {
+        loop->watch_start = LLONG_MAX; /* taken: cw_plan_after would call it missed */
+        if (loop->watch_count > count) count = loop->watch_count;
+      }
+      bool on_demand = i == loop->signal_start || loop->watch_window;
+      open_window(loop, i, count, on_demand ? 0 : cw_plan_aim(loop, i),
+                  loop->watch_window        ? " (watch)"
+                  : i == loop->signal_start ? " (signal)"
+                  : i == loop->spike_start  ? " (spike)"
+                                            : "");
     }
     /* Windows starting inside this one are skipped. */
     if (!loop->auto_pending)
@@ -336,7 +367,7 @@ static inline void push_iteration(struct cw_loop *loop, long long i) {
 static CW_NOINLINE int begin_tracked(struct cw_loop *loop, long long i) {
   int saved_errno = errno;
   int tracked = 0;
-  if (i >= loop->decide_at) begin_slowly(loop, i);
+  if (i >= decide_at(loop)) begin_slowly(loop, i);
   if (loop->depth < loop->capacity || grow_running(loop)) {
     push_iteration(loop, i);
     tracked = 1;
@@ -357,7 +388,7 @@ int cw_iter_begin_v2(struct cw_loop_v2 *head) {
   /* Most iterations of a run that records step times come here only for
      their time: they read the step clock and go on as an iteration the
      inline test kept would (no end hook). */
-  if (i < loop->decide_at && !loop->step_ranges) /* so: loop->times, no spike */
+  if (i < decide_at(loop) && !loop->step_ranges) /* so: loop->times, no spike */
     return time_only(loop, i);
   return begin_tracked(loop, i);
 }

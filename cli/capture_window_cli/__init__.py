@@ -10,6 +10,7 @@ check what the reports hold, and plan where to cut.
                          [--from FILE] [NSYS-OPTION...] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--count C] --from PATH...
+  capture-window trigger PATH (--at STEP | --align N) [--count C] [--label L] [--wait SECONDS]
   capture-window --version
 
 profile runs
@@ -54,6 +55,16 @@ steady step time, periodic slow steps (every 25 steps from 25: 6.0x
 slower), outliers, and ready CAPTURE_WINDOW values with their nsys
 commands. --steps N stops the program once a loop has N steps; --plot
 draws them (matplotlib). The manual: docs/where-to-cut.md.
+
+trigger writes a request to PATH, the file every rank watches
+(CAPTURE_WINDOW_WATCH=PATH): each rank opens a window at iteration STEP,
+or at the next multiple of N after it saw the request, of C steps (default:
+the loop's COUNT), in the loops labelled L (default: every active loop).
+--wait waits up to SECONDS for every rank that answered in PATH.answers/
+to be done with it, then prints a row per rank (rank, host, seen at, held)
+and a line such as `4 of 4 ranks held steps 120-122`; exit status 0 when
+every rank held its window, 1 when one did not. The manual:
+docs/workflows.md, "A trigger every rank sees".
 
 NSYS names the nsys to run (default: nsys on PATH), NCU the ncu. Exit status: 0 all
 reports ok, 1 a report failed its check (or nsys failed), 2 bad usage.

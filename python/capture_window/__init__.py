@@ -20,6 +20,7 @@ exit self-check. The site is the caller's FILE:LINE. Without the
 Manual: docs/python.md.
 """
 import atexit
+import functools
 import itertools
 import operator
 import sys
@@ -60,6 +61,12 @@ def loop(iterable, start, count, label="step"):
 # item it then returns skips the inline test.)
 STRETCH = 8          # shorter runs go through the inline test one by one
 _item = operator.itemgetter(1)
+# While the runtime watches CAPTURE_WINDOW_WATCH, its watcher thread may
+# set attention_at (c[1]) to 0 at any time: a stretch then also asks
+# `stop`, a C iterator of c[1] that ends on 0, before each item, and the
+# loop goes back to the inline test at the next item (nothing else sets
+# c[1] to 0 during a stretch, which began with c[1] > c[0]).
+_item_watched = operator.itemgetter(2)
 # A loop state (head) can have several entries in progress on its thread
 # (the body entered the loop again, or two generators of it take turns):
 # head -> [entries in progress, the stretch under way]. A stretch runs
@@ -112,13 +119,17 @@ def _marked(site, iterable):
                 shared[1] = stretch = (limit, taken)
                 n = -1
                 try:
-                    yield from map(_item, zip(limit, it, taken))
+                    if _runtime.watching():    # the watcher's 0 ends it (capture_window/watch.h)
+                        stop = iter(functools.partial(c.__getitem__, 1), 0)
+                        yield from map(_item_watched, zip(limit, stop, it, taken))
+                    else:
+                        yield from map(_item, zip(limit, it, taken))
                 finally:
                     if shared[1] is stretch:   # not settled by another entry
                         shared[1] = None
                         n = next(taken)
                         c[0] += n
-                if 0 <= n < k:                 # the iterable ran out
+                if 0 <= n < k and c[1]:        # the iterable ran out
                     return
             for item in it:
                 # The plugins' inline test, cw->next++ >= cw->attention_at:

@@ -76,6 +76,19 @@ if LIB:
     enter, begin, end, leave = (LIB.cw_loop_enter_v2, LIB.cw_iter_begin_v2,
                                 LIB.cw_iter_end_v2, LIB.cw_loop_exit_v2)
 
+_watching = []
+
+
+def watching():
+    """Whether the runtime watches CAPTURE_WINDOW_WATCH
+    (capture_window/watch.h): another thread may then store 0 into any
+    loop's attention_at. Final once a loop was entered; asked then."""
+    if not _watching:
+        ask = getattr(LIB, "cw_watch_active_v1", None)
+        _watching.append(bool(ask and ask()))
+    return _watching[0]
+
+
 # The runtime keeps a pointer to each site for the life of the process:
 # sites are made once per (place, window, label) and never freed.
 _sites = {}
