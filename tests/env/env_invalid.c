@@ -106,6 +106,14 @@
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW_TIMES='steps%' is invalid: a lone % ends it (expected a path; %p is the pid, %r the rank, %% a %); capture is off for this run
 //
+// cw-run: CAPTURE_WINDOW_WATCH=no/such/folder/cw.watch --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_WATCH='no/such/folder/cw.watch' is invalid: its folder 'no/such/folder' is not a folder this process can reach (expected the path of a file in an existing folder, shared by the nodes); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW_WATCH=/tmp/ --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW_WATCH='/tmp/' is invalid: it names a folder, not a file (expected the path of a file in an existing folder, shared by the nodes); capture is off for this run
+//
 // cw-run: CAPTURE_WINDOW_SIGNAL=HUP --mode=off
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW_SIGNAL='HUP' is invalid: no such choice (expected USR1 or USR2); capture is off for this run
