@@ -2,7 +2,9 @@
 """launchers_test.py - jobs under real launchers (srun, sbatch, mpirun,
 torchrun), every rank under the NVTX recorder with its own record
 (CW_RECORD=DIR/rec.%q{RANKVAR}), each checked with check_trace.py for the
-exact events: which ranks hold a window and which steps it holds.
+exact events: which ranks hold a window and which steps it holds; and each
+active rank's own step-times file (CAPTURE_WINDOW_TIMES=DIR/steps.%r)
+holds every step.
 
 A case is one row of CASES: the launcher, the program (rank_program.c
 built with the GCC plugin, or rank_program.py through loop() or the zero
@@ -23,8 +25,10 @@ import time
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "tools"))
+sys.path.insert(0, os.path.join(here, "..", "..", "cli"))
 import check_trace  # noqa: E402
 import cluster  # noqa: E402
+from capture_window_cli import steptimes  # noqa: E402
 
 STEPS = 24
 STEP_US = 20000
@@ -68,8 +72,17 @@ CASES = {
     "mpirun.kill_usr1": ("mpirun", "c", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1",
                                             "CAPTURE_WINDOW_ALIGN": "8"}, "kill-usr1", at(8)),
     "srun.kill_usr1": ("srun", "c", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1"}, "kill-usr1", at(6)),
+    # The program handles SIGUSR1 itself (Lightning's requeue): both run,
+    # and the runtime says so once per rank (OWN_HANDLER_WARNING).
+    "srun.own_usr1_handler": ("srun", "loop", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1",
+                                                  "CAPTURE_WINDOW_ALIGN": "8",
+                                                  "CW_OWN_USR1": "1"}, "scancel-usr1", at(8)),
 }
 HOLD_STEP = 5
+OWN_HANDLER_WARNING = (
+    "capture_window: CAPTURE_WINDOW_SIGNAL: the program already handles SIGUSR1; its handler "
+    "runs after ours on every SIGUSR1 sent to arm a window. To arm windows with no signal, use "
+    "CAPTURE_WINDOW_WATCH=PATH and `capture-window trigger PATH`")
 
 
 class Job:
@@ -212,6 +225,7 @@ def run_case(a, name, slurm):
     os.makedirs(work)
     records = os.path.join(work, "rec")
     env = environment(a, case_vars, launcher, records, slurm)
+    env["CAPTURE_WINDOW_TIMES"] = os.path.join(work, "steps.%r")
     print("variables: %s" % " ".join("%s=%s" % kv for kv in sorted(case_vars.items())))
     argv = launch_argv(launcher, ranks, rank_argv(a, program, action), work)
     job = Job(argv, env, slurm, os.path.join(work, "job.out") if launcher.startswith("sbatch")
@@ -223,21 +237,47 @@ def run_case(a, name, slurm):
     problems = []
     if code != 0:
         problems.append("the job ended with %d: %s" % (code, err))
-    done = [line for line in lines if line.startswith("done ")]
-    if program == "loop" and case_vars.get("CW_GLOO"):
-        want_done = ["done %d steps, %d in the job" % (STEPS, STEPS * ranks)] * ranks
-    elif program == "c":
-        want_done = ["done %d steps" % STEPS] * ranks
-    else:
-        want_done = ["done %d steps, %d in the job" % (STEPS, STEPS)] * ranks
-    if done != want_done:
-        problems.append("the ranks printed %r, expected %r" % (done, want_done))
+    said = sorted(line for line in lines if line.startswith(("done ", "own ")))
+    if said != expected_output(program, case_vars, ranks):
+        problems.append("the ranks printed %r, expected %r" % (
+            said, expected_output(program, case_vars, ranks)))
+    warned = [line for line in err.splitlines() if "CAPTURE_WINDOW_SIGNAL" in line]
+    if warned != [OWN_HANDLER_WARNING] * ranks * ("CW_OWN_USR1" in case_vars):
+        problems.append("the runtime's warnings about SIGUSR1: %r" % warned)
     held, more = check_trace.check_rank_records(records, ranks, STEPS, window_of)
     problems += more
     print("each rank's window held steps: %s" % held)
+    problems += check_step_files(work, ranks, window_of)
     for p in problems:
         print("FAIL: " + p)
     return 1 if problems else 0
+
+
+def expected_output(program, case_vars, ranks):
+    """What the ranks print of their own, in order of lines."""
+    if program == "c":
+        return ["done %d steps" % STEPS] * ranks
+    total = STEPS * ranks if case_vars.get("CW_GLOO") else STEPS
+    own = ["own SIGUSR1 handler installed"] if case_vars.get("CW_OWN_USR1") else []
+    ran = ["own handler ran 1 time(s)"] if own else []
+    return sorted((own + ran + ["done %d steps, %d in the job" % (STEPS, total)]) * ranks)
+
+
+def check_step_files(work, ranks, window_of):
+    """CAPTURE_WINDOW_TIMES=WORK/steps.%r: each active rank (one with a
+    window) wrote its own file holding every step, 0 to STEPS-1; an
+    unselected rank wrote none."""
+    want = {"steps.%d" % r for r in range(ranks) if window_of(r)}
+    got = {f for f in os.listdir(work) if f.startswith("steps.")}
+    problems = [] if got == want else ["step files %s, expected %s" % (sorted(got), sorted(want))]
+    for name in sorted(got & want):
+        loops = steptimes.read_file(os.path.join(work, name))
+        indexes = [list(loop["index"]) for loop in loops]
+        if indexes != [list(range(STEPS))]:
+            problems.append("%s holds the steps %s, expected one loop of 0-%d" % (
+                name, indexes, STEPS - 1))
+    print("step files: %s" % " ".join(sorted(got)))
+    return problems
 
 
 def main():

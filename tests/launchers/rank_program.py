@@ -9,25 +9,30 @@ plain:   an unmarked loop, for the zero edit
          LINE is the line of the comment "the plain loop").
 Each iteration marks step@i (the test's mark library, CW_MARK_LIBRARY) and
 sleeps STEP_MS milliseconds; at ANNOUNCE it prints "reached step N", and
-with HOLD stays there until a signal ends it. With CW_GLOO=1 (torchrun) the
-ranks join a gloo process group and sum their step counts, as training
-ranks sum their gradients. At the end: "done STEPS steps".
+with HOLD stays there until a signal ends it, or until its own SIGUSR1
+handler ran. With CW_OWN_USR1=1 it installs that handler before the loop,
+as Lightning's SLURM requeue does, and says at the end how often it ran.
+With CW_GLOO=1 (torchrun) the ranks join a gloo process group and sum
+their step counts, as training ranks sum their gradients. At the end:
+"done STEPS steps, TOTAL in the job".
 """
 import ctypes
 import os
+import signal
 import sys
 import time
 
 _mark = ctypes.CDLL(os.environ["CW_MARK_LIBRARY"]).cw_py_mark
 _mark.argtypes = [ctypes.c_char_p, ctypes.c_long]
+own_handler_ran = []
 
 
 def step(i, announce, hold, step_s):
     _mark(b"step", i)
     if i == announce:
         print("reached step %d" % i, flush=True)
-        while hold:
-            time.sleep(1)
+        while hold and not own_handler_ran:
+            time.sleep(0.01)
     time.sleep(step_s)
 
 
@@ -35,6 +40,9 @@ def main():
     form, steps, step_ms = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
     announce = int(sys.argv[4]) if len(sys.argv) > 4 else -1
     hold = len(sys.argv) > 5
+    if os.environ.get("CW_OWN_USR1") == "1":
+        signal.signal(signal.SIGUSR1, lambda sig, frame: own_handler_ran.append(sig))
+        print("own SIGUSR1 handler installed", flush=True)
     if form == "wrapper":
         import capture_window
         for i in capture_window.loop(range(steps), 10, 3):
@@ -51,6 +59,8 @@ def main():
         dist.all_reduce(t)
         total = int(t.item())
         dist.destroy_process_group()
+    if os.environ.get("CW_OWN_USR1") == "1":
+        print("own handler ran %d time(s)" % len(own_handler_ran))
     print("done %d steps, %d in the job" % (steps, total))
 
 
