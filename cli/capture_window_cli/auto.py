@@ -16,7 +16,7 @@ from .common import ME, Usage, option_value, program_name
 from .nsys import no_report, nsys_ended, run_nsys
 from .check import check
 from .steps import host_phrases, odd_phrases
-from .steptimes import read_times, step_files
+from .steptimes import NotStepTimes, read_times, step_files
 from .suggest import suggestions
 
 USAGE = ("capture-window profile --auto [-o NAME] [--label L] [--steps N] [--count C]\n"
@@ -61,18 +61,21 @@ def learn(opts, program):
     """The loops' step times: from --from, or from one run of PROGRAM as
     plan makes it (stopped once a loop has --steps steps). -> loops, or None."""
     cuts = []
-    if opts["from"]:
-        loops = read_times(step_files(opts["from"]), cuts=cuts)
-    else:
-        with tempfile.TemporaryDirectory(prefix="cw-auto-") as folder:
-            rc, stopped = plan.run_program(program, folder, opts["steps"])
-            loops = read_times(sorted(glob.glob(os.path.join(folder, "times.*"))), cuts=cuts)
-        if stopped:
-            print(f"{ME}: stopped {program[0]} (SIGTERM) at {opts['steps']} steps", file=sys.stderr)
-        elif rc != 0:
-            print(f"{ME}: profile --auto: {program[0]} exited with status {rc}", file=sys.stderr)
+    try:
+        if opts["from"]:
+            loops = read_times(step_files(opts["from"]), cuts=cuts)
+        else:
+            with tempfile.TemporaryDirectory(prefix="cw-auto-") as folder:
+                rc, stopped = plan.run_program(program, folder, opts["steps"])
+                loops = read_times(sorted(glob.glob(os.path.join(folder, "times.*"))), cuts=cuts)
+            if stopped:
+                print(f"{ME}: stopped {program[0]} (SIGTERM) at {opts['steps']} steps", file=sys.stderr)
+            elif rc != 0:
+                print(f"{ME}: profile --auto: {program[0]} exited with status {rc}", file=sys.stderr)
+    except NotStepTimes as e:
+        raise Usage(f"{ME}: profile --auto: {e}") from None
     for line in cuts:
-        print(line, file=sys.stderr)
+        print(f"{ME}: profile --auto: {line}", file=sys.stderr)
     if opts["steps"]:
         for loop in loops:
             loop["index"], loop["ns"] = loop["index"][:opts["steps"]], loop["ns"][:opts["steps"]]

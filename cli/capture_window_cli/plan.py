@@ -15,12 +15,14 @@ import signal
 import subprocess
 import sys
 import tempfile
+from dataclasses import asdict
 
 from .analysis import analyse, events_of
 from .common import ME, Usage, duration, option_value, plural
+from .planranks import WHY, across_json, across_lines, across_ranks, file_lines
 from .plot import plot
 from .steady import SHAPE_MIN, STEADY_SPREAD, durations
-from .steptimes import read_times, step_files
+from .steptimes import NotStepTimes, read_times, step_files
 from .suggest import shown, suggestions
 
 SHOWN_OUTLIERS = 10
@@ -215,24 +217,31 @@ def cmd_plan(args):
     if opts["help"]:
         print(HELP)
         return 0
-    status, files, cuts = 0, [], []
-    if opts["from"]:
-        files = step_files(opts["from"])
-        loops = read_times(files, cuts=cuts)
-    else:
-        with tempfile.TemporaryDirectory(prefix="cw-plan-") as folder:
-            rc, stopped = run_program(program, folder, opts["steps"])
-            loops = read_times(sorted(glob.glob(os.path.join(folder, "times.*"))), cuts=cuts)
-        if rc != 0 and not stopped:
-            print(f"{ME}: plan: {program[0]} exited with status {rc}", file=sys.stderr)
-            status = 1
+    status, files, cuts, held = 0, [], [], []   # held: what each file held (FileSteps)
+    try:
+        if opts["from"]:
+            files = step_files(opts["from"])
+            loops = read_times(files, cuts=cuts, files=held)
+        else:
+            with tempfile.TemporaryDirectory(prefix="cw-plan-") as folder:
+                rc, stopped = run_program(program, folder, opts["steps"])
+                loops = read_times(sorted(glob.glob(os.path.join(folder, "times.*"))), cuts=cuts,
+                                   files=held)
+            if rc != 0 and not stopped:
+                print(f"{ME}: plan: {program[0]} exited with status {rc}", file=sys.stderr)
+                status = 1
+    except NotStepTimes as e:
+        raise Usage(f"{ME}: plan: {e}") from None
     for line in cuts:  # the steps before a cut are planned
-        print(line, file=sys.stderr)
+        print(f"{ME}: plan: {line}", file=sys.stderr)
     if opts["steps"]:
         for loop in loops:
             loop["index"], loop["ns"] = loop["index"][:opts["steps"]], loop["ns"][:opts["steps"]]
     if not loops:
+        for f in held if not cuts else ():   # the runtime wrote them: why they hold no step
+            print(f"{ME}: plan: {f.path}: {WHY[f.why]}", file=sys.stderr)
         print(f"{ME}: plan: no step times before the cut: nothing to plan" if cuts else
+              f"{ME}: plan: no step times in {plural(len(held), 'file')}: nothing to plan" if held else
               f"{ME}: plan: no step times recorded: was the program built with the capture-window "
               "plugin, and did a marked loop run?", file=sys.stderr)
         return 1
@@ -245,12 +254,20 @@ def cmd_plan(args):
         where = f"CAPTURE_WINDOW_LOOPS={shlex.quote(pick)}" if several else None
         found = suggestions(a)
         results.append((loop, a, found, [shown(s, where, program) for s in found]))
+    across = across_ranks([(l, a) for l, a, _, _ in results]) if len(files) > 1 else []
     if opts["json"]:
-        print(json.dumps({"loops": [public(l, a, shows, l["source"] if files else None)
-                                    for l, a, _, shows in results]}))
+        found = {"loops": [public(l, a, shows, l["source"] if files else None)
+                           for l, a, _, shows in results]}
+        if len(files) > 1:   # several processes' files: each one, and the loops across them
+            found.update(files=[asdict(f) for f in held], ranks=across_json(across))
+        print(json.dumps(found))
     else:
-        print("\n\n".join(text_report(l, a, shows, f" in {l['source']}" if len(files) > 1 else "")
-                          for l, a, _, shows in results))
+        sections = [text_report(l, a, shows, f" in {l['source']}" if len(files) > 1 else "")
+                    for l, a, _, shows in results]
+        if len(files) > 1:
+            sections.append("\n".join([f"step-time files: {len(held)}"] + file_lines(held)))
+            sections += ["\n".join(across_lines(a)) for a in across]
+        print("\n\n".join(sections))
     if opts["plot"]:
         plot(opts["plot"], [(l, a, found) for l, a, found, _ in results])  # without matplotlib: says so, the report stands
     return status

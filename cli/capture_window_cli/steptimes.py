@@ -1,6 +1,18 @@
 """steptimes.py - reads step-time files (docs/environment.md, "Step times"),
 strictly: what is not of the format stops the read with `FILE:LINE: what is
-wrong` (Usage, exit 2; `FILE: byte N: ...` in format 2).
+wrong` (NotStepTimes, a Usage: exit 2; `FILE: byte N: ...` in format 2).
+Its messages name no command: the verb that reads (plan, profile --auto
+--from, diff) puts its own name before them.
+
+API (plan, profile --auto and diff use it; keep it stable):
+  step_files(paths) -> files      --from's words: files, folders, globs
+  read_times(paths, cuts=None, files=None) -> loops (below); CUTS: a list
+      to append where a file is cut short; FILES: a list to append a
+      FileSteps(path, loops, steps, why) per file; with several paths, a
+      file that is empty or not a step-time file is such a FileSteps (WHY
+      'empty', 'not_step_times') instead of an error; one with no step
+      has WHY 'header_only' (nothing after the header) or 'no_steps'
+      (loops but no step)
 
 Format 2, what CAPTURE_WINDOW_TIMES writes: the line
 `# capture-window step times 2`, then records of little-endian int64s
@@ -37,7 +49,9 @@ import sys
 from array import array
 from itertools import compress
 
-from .common import ME, Usage, plural
+from dataclasses import dataclass
+
+from .common import Usage, plural
 
 HEADER = b"# capture-window step times "
 VERSIONS = (b"1", b"2")
@@ -56,6 +70,29 @@ PLACE = re.compile(r"(.*):(\d+)(?:@(.+))?")
 
 class Bad(Exception):
     """A line that is not of the format: its reason."""
+
+
+class NotStepTimes(Usage):
+    """A file that cannot be read as step times: 'FILE:LINE: reason'."""
+
+
+class NoHeader(NotStepTimes):
+    """A file whose first line is not the format's header: WHY is 'empty'
+    or 'not_step_times'."""
+
+    def __init__(self, message, why):
+        super().__init__(message)
+        self.why = why
+
+
+@dataclass
+class FileSteps:
+    """What one file held: its loops with steps, their steps, and why it
+    holds none (None when it holds some)."""
+    path: str
+    loops: int
+    steps: int
+    why: str = None    # 'empty', 'not_step_times', 'header_only', 'no_steps'
 
 
 def number(word, what):
@@ -78,17 +115,20 @@ class FileReader:
         read = [len(loop["index"]) for loop in self.loops if loop["index"]]
         before = (f"the {plural(sum(read), 'step')} before it ({plural(len(read), 'loop')}) are read"
                   if read else "no whole step comes before it")
-        self.cut = (f"{ME}: plan: {self.path}: cut short {where}, as a run killed while writing "
+        self.cut = (f"{self.path}: cut short {where}, as a run killed while writing "
                     f"leaves it; {before}")
 
-    def fail(self, n, reason):
+    def where(self, n, reason):
         """n: the line's number, or "byte N" in format 2."""
-        raise Usage(f"{ME}: plan: {self.path}{':' if isinstance(n, int) else ': '}{n}: {reason}")
+        return f"{self.path}{':' if isinstance(n, int) else ': '}{n}: {reason}"
+
+    def fail(self, n, reason):
+        raise NotStepTimes(self.where(n, reason))
 
     def first(self, n, line):
         if not line.startswith(HEADER):
-            self.fail(n, "not a step-times file: its first line is not "
-                         "'# capture-window step times VERSION'")
+            raise NoHeader(self.where(n, "not a step-times file: its first line is not "
+                                         "'# capture-window step times VERSION'"), "not_step_times")
         version = line[len(HEADER):].strip()
         if version not in VERSIONS:
             self.fail(n, f"step-times format version '{version.decode(errors='replace')}' "
@@ -290,8 +330,9 @@ def read_loops(reader, path, by_lines):
     with open(path, "rb") as f:
         first = f.readline()
         if not first.endswith(b"\n"):
-            reader.fail(1, "empty: not a step-times file" if not first else
-                        "not a step-times file: its first line is cut short")
+            raise NoHeader(reader.where(1, "empty: not a step-times file" if not first else
+                                        "not a step-times file: its first line is cut short"),
+                           "empty" if not first else "not_step_times")
         if reader.first(1, first) == 2:
             reader.records(f, len(first))
             return reader.loops
@@ -341,7 +382,7 @@ def step_files(paths):
             inside = sorted(os.path.join(path, name) for name in os.listdir(path))
             found = [p for p in inside if os.path.isfile(p) and starts_with_header(p)]
             if not found:
-                raise Usage(f"{ME}: plan: {path}: a folder with no step-time file in it (no file "
+                raise NotStepTimes(f"{path}: a folder with no step-time file in it (no file "
                             "whose first line is '# capture-window step times ...')")
             files += found
         elif os.path.exists(path):
@@ -349,7 +390,7 @@ def step_files(paths):
         elif glob.has_magic(path) and glob.glob(path):
             files += sorted(glob.glob(path))
         else:
-            raise Usage(f"{ME}: plan: no such file: {path}")
+            raise NotStepTimes(f"no such file: {path}")
     return list(dict.fromkeys(files))
 
 
@@ -361,13 +402,25 @@ def starts_with_header(path):
         return False
 
 
-def read_times(paths, by_lines=False, cuts=None):
+def read_times(paths, by_lines=False, cuts=None, files=None):
     """The loops of the files, in the order their headers come; loops
-    without a step are left out. cuts: as read_file's."""
+    without a step are left out. cuts: as read_file's; files: a list to
+    append each file's FileSteps to (module docstring)."""
     loops = []
     for path in paths:
         try:
-            loops += read_file(path, by_lines, cuts)
+            every = read_file(path, by_lines, cuts)
+            found = [l for l in every if l["index"]]
+        except NoHeader as e:
+            if files is None or len(paths) == 1:
+                raise
+            files.append(FileSteps(path, 0, 0, e.why))
+            continue
         except OSError as e:
-            raise Usage(f"{ME}: plan: cannot read {path}: {e.strerror}")
-    return [l for l in loops if l["index"]]
+            raise NotStepTimes(f"cannot read {path}: {e.strerror}")
+        if files is not None:
+            steps = sum(len(l["index"]) for l in found)
+            files.append(FileSteps(path, len(found), steps,
+                                   None if steps else "no_steps" if every else "header_only"))
+        loops += found
+    return loops

@@ -344,6 +344,67 @@ def reader_cases(cw, tmp):
            (0, "usage: capture-window plan [OPTIONS] -- PROGRAM [ARG...]", ""))
 
 
+def ranks_cases(cw, tmp):
+    """plan over several ranks' files (issue 41 item 4): every file named,
+    why one holds no step, the loop across the ranks with the ranks that
+    differ (10 % slower, stopped early); one file of the header alone is
+    not blamed on the build."""
+    run = os.path.join(tmp, "ranks")
+    os.makedirs(run)
+    every25 = {i: 6 for i in range(25, 240, 25)}
+    for rank, n, base in ((0, 240, 1_000_000), (1, 240, 1_100_000), (2, 175, 1_000_000), (3, 240, 1_000_000)):
+        steps_file(os.path.join(run, f"steps.{rank}"), [(100 + rank, "step", "train.c:40",
+                                                         shape(n, 2, every25, base))])
+    with open(os.path.join(run, "steps.4"), "w") as out:
+        out.write("# capture-window step times 2\n")   # a rank killed before its first flush
+    open(os.path.join(run, "steps.5"), "w").close()
+    with open(os.path.join(run, "steps.6"), "w") as out:
+        out.write("rank 6's log\n")
+    header_only = ("no steps, only the header: the process started the runtime but wrote no step (it "
+                   "never completed a step of a marked loop, or it crashed or was killed before its "
+                   "steps were written)")
+    rc, out, err = plan(cw, ["--from", os.path.join(run, "steps.*")])
+    f = lambda rank: os.path.join(run, f"steps.{rank}")  # noqa: E731
+    expect("ranks: every file named, and the loop across the ranks", (rc, out.split("\n\n")[-2:], err), (0, [
+        "\n".join([
+            "step-time files: 7",
+            f"  {f(0)}: 240 steps (1 loop)",
+            f"  {f(1)}: 240 steps (1 loop)",
+            f"  {f(2)}: 175 steps (1 loop)",
+            f"  {f(3)}: 240 steps (1 loop)",
+            f"  {f(4)}: {header_only}",
+            f"  {f(5)}: empty: no header, so the runtime never wrote to it (a process killed as it "
+            "started, or a file of something else)",
+            f"  {f(6)}: not a step-times file: its first line is not '# capture-window step times VERSION'"]),
+        "\n".join([
+            "ranks of loop 'step' (train.c:40): 4 files",
+            "  file" + " " * (len(f(0)) - 4) + "  iterations  steady median  warm-up end  periods",
+            f"  {f(0)}  240         1.00 ms        2            every 25 (6.0x)",
+            f"  {f(1)}  240         1.10 ms        2            every 25 (6.0x)",
+            f"  {f(2)}  175         1.00 ms        2            every 25 (6.0x)",
+            f"  {f(3)}  240         1.00 ms        2            every 25 (6.0x)",
+            f"  {f(1)} is 10% slower (1.10 ms a step, the ranks' median 1.00 ms); {f(2)} stopped "
+            "early, at step 174 (the others ran to 239)\n"])], ""))
+    rc, out, err = plan(cw, ["--json", "--from", f(0), f(2), f(4)])
+    found = json.loads(out) if rc == 0 else {}
+    expect("ranks: --json", (rc, found.get("files"), found.get("ranks")), (0, [
+        {"path": f(0), "loops": 1, "steps": 240, "why": None},
+        {"path": f(2), "loops": 1, "steps": 175, "why": None},
+        {"path": f(4), "loops": 0, "steps": 0, "why": "header_only"}], [
+        {"label": "step", "place": "train.c:40", "median_ns": 1000000, "last": 239,
+         "ranks": [{"source": f(0), "thread": 100, "iterations": 240, "last": 239, "median_ns": 1000000,
+                    "warmup_end": 2, "periodic": [{"every": 25, "ratio": 6.0}]},
+                   {"source": f(2), "thread": 102, "iterations": 175, "last": 174, "median_ns": 1000000,
+                    "warmup_end": 2, "periodic": [{"every": 25, "ratio": 6.0}]}],
+         "slower": [], "stopped_early": [{"source": f(2), "thread": 102, "last": 174}]}]))
+    rc, out, err = plan(cw, ["--from", f(0), f(3)])
+    expect("ranks: alike", out.split("\n\n")[-1].splitlines()[-1],
+           "  alike: steady medians within 5% of 1.00 ms, every rank ran to step 239")
+    expect("ranks: one file of the header alone: why, not the build", plan(cw, ["--from", f(4)]),
+           (1, "", f"capture-window: plan: {f(4)}: {header_only}\n"
+                   "capture-window: plan: no step times in 1 file: nothing to plan\n"))
+
+
 def format2(records):
     """records: [(ID, b"loop line\\n") or (ID, [(INDEX, NS), ...]) or raw bytes]."""
     out = [b"# capture-window step times 2\n"]
@@ -407,6 +468,7 @@ def format2_cases(cw, f):
 def analysis_cases(cw):
     tmp = tempfile.mkdtemp(prefix="cw-plan-test-")
     f = os.path.join(tmp, "steps")
+    ranks_cases(cw, tmp)
 
     steps_file(f, [(7, "step", "train.c:42", shape(110, 10, {i: 6 for i in range(25, 110, 25)} | {37: 3}))])
     rc, out, err = plan(cw, ["--from", f])

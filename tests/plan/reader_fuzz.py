@@ -7,7 +7,7 @@ that lines fall across block ends.
   reader_fuzz.py CLI_DIR [CASES]
 
 Each file must give the same answer both ways: the same loops, step for
-step, or the same `capture-window: plan: FILE:LINE: reason`; no other
+step, or the same `FILE:LINE: reason`; no other
 exception. Files of format 2 (the runtime's records), mutated byte by
 byte, must read or give `FILE: byte N: reason` (`FILE:1:` for a broken
 first line), no other exception. The loops of a file that reads are then analysed and given
@@ -146,7 +146,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="cw-reader-fuzz-")
     path = os.path.join(folder, "steps")
     failures, errors, read_ok = 0, 0, 0
-    where = re.compile(re.escape(f"capture-window: plan: {path}:") + r"\d+: \S")
+    where = re.compile(re.escape(f"{path}:") + r"\d+: \S")
     for case in range(cases):
         write_case(path, case, r, seed_file, mutate)
         try:
@@ -183,7 +183,7 @@ def records_cases(r, path, cases):
     """Format 2 mutated: it reads, or FILE: byte N: reason (FILE:LINE: once
     its first line says another format); never another exception."""
     failures, errors, read_ok = 0, 0, 0
-    where = re.compile(re.escape(f"capture-window: plan: {path}") + r"(: byte \d+|:\d+): \S")
+    where = re.compile(re.escape(f"{path}") + r"(: byte \d+|:\d+): \S")
     for case in range(cases):
         write_case(path, case, r, seed_records, mutate_records)
         try:

@@ -89,7 +89,7 @@ def main():
     a = plan.analyse(array("q", range(300)), array("q", ns))
     ok = not a.periodic and len(a.outliers) > 10
     print(f"{'PASS' if ok else 'FAIL'}: random slowdowns alone: no period, "
-          f"{len(a['outliers'])} outliers, periods {periods(ns)}")
+          f"{len(a.outliers)} outliers, periods {periods(ns)}")
     return 1 if failures or not ok else 0
 
 
