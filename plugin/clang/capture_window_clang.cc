@@ -115,7 +115,6 @@
  */
 #include "cw-clang.h"
 
-#include "cw_all_loops.h"
 #include "cw_messages.h"
 
 using namespace clang;
@@ -147,15 +146,18 @@ private:
 };
 
 class CaptureWindowAction : public PluginASTAction {
+public:
+  ~CaptureWindowAction() override { cw_options_dispose(&Options); }
+
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, llvm::StringRef) override {
     auto State = std::make_shared<cw_clang::UnitState>();
-    State->Verbose = Verbose;
-    State->LoopArgs = LoopArgs;
-    State->AllLoops = AllLoops;
-    State->AllLoopsWindow = AllLoopsWindow;
+    State->Verbose = Options.verbose;
+    State->LoopArgs.assign(Options.loop_args, Options.loop_args + Options.nloop_args);
+    State->AllLoops = Options.all_loops;
+    State->AllLoopsWindow = Options.all_loops_window;
     Preprocessor &PP = CI.getPreprocessor();
-    if (!LoopArgs.empty() || AllLoops) {
+    if (!State->LoopArgs.empty() || State->AllLoops) {
       cw_clang::findSpecLoops(CI, *State);
       cw_clang::watchSpecLoops(PP, State);
     }
@@ -165,59 +167,19 @@ protected:
     return std::make_unique<CaptureWindowConsumer>(std::move(State));
   }
 
-  void error(const CompilerInstance &CI, const char *Text) {
-    DiagnosticsEngine &Diags = CI.getDiagnostics();
+  /* A message about an argument, through Clang's diagnostics. */
+  static void reportArgument(void *Context, const char *Text) {
+    DiagnosticsEngine &Diags = static_cast<const CompilerInstance *>(Context)->getDiagnostics();
     Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Text;
   }
 
-  /* -fplugin-arg-capture_window-loop[-optional]=SPEC. */
-  bool addLoopArg(const CompilerInstance &CI, const std::string &Key, const std::string &Value) {
-    cw_loop_arg A;
-    char Text[1024];
-    std::string Option = "-fplugin-arg-" CW_PRAGMA_NAME "-" + Key;
-    if (cw_loop_arg_parse(&A, Option.c_str(), "=", Value.c_str(), Key == "loop-optional", Text,
-                          sizeof Text)) {
-      error(CI, Text);
-      return false;
-    }
-    LoopArgs.push_back(A);
-    return true;
-  }
-
-  /* -fplugin-arg-capture_window-all-loops[=START:COUNT]. */
-  bool setAllLoops(const CompilerInstance &CI, const char *Value) {
-    if (cw_parse_all_loops_value(Value, &AllLoopsWindow.start, &AllLoopsWindow.count)) {
-      AllLoops = true;
-      return true;
-    }
-    char Text[512];
-    error(CI, cw_format_bad_all_loops(Text, sizeof Text, CW_PRAGMA_NAME, Value));
-    return false;
-  }
-
-  /* -fplugin-arg-capture_window-KEY[=VALUE], by the shared table
+  /* -fplugin-arg-capture_window-KEY[=VALUE], by the shared path
      (cw_args.h). */
   bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
     bool Ok = true;
-    for (const std::string &Arg : Args) {
-      size_t Eq = Arg.find('=');
-      bool HasValue = Eq != std::string::npos;
-      std::string Key = Arg.substr(0, Eq);
-      std::string Value = HasValue ? Arg.substr(Eq + 1) : "";
-      const cw_argument *A = cw_find_argument(CW_DOOR_CLANG, Key.c_str(), HasValue);
-      if (!A) {
-        char Text[1024];
-        error(CI, cw_format_unknown_argument(Text, sizeof Text, CW_DOOR_CLANG, CW_PRAGMA_NAME,
-                                             Key.c_str(), HasValue ? Value.c_str() : nullptr));
-        Ok = false;
-      } else if (A->id == CW_ARG_VERBOSE)
-        Verbose = true;
-      else if (A->id == CW_ARG_LOOP || A->id == CW_ARG_LOOP_OPTIONAL)
-        Ok &= addLoopArg(CI, Key, Value);
-      else if (A->id == CW_ARG_ALL_LOOPS)
-        Ok &= setAllLoops(CI, HasValue ? Value.c_str() : nullptr);
-      /* CW_ARG_PORTABLE: accepted and ignored, as in every front door. */
-    }
+    for (const std::string &Arg : Args)
+      Ok &= cw_args_take_text(&Options, CW_PRAGMA_NAME, Arg.c_str(), reportArgument,
+                              const_cast<CompilerInstance *>(&CI)) != 0;
     /* A bad argument fails the compilation through its error; the plugin
        then stays out of the way. */
     return Ok;
@@ -226,10 +188,7 @@ protected:
   ActionType getActionType() override { return AddBeforeMainAction; }
 
 private:
-  bool Verbose = false;
-  std::vector<cw_loop_arg> LoopArgs;
-  bool AllLoops = false;
-  struct cw_loop_window AllLoopsWindow = {};
+  cw_options Options = {};
 };
 
 } // namespace

@@ -117,7 +117,6 @@
 
 #include "cw-gcc.h"
 #include "cw_messages.h"
-#include "cw_all_loops.h"
 
 /* The core's one exported symbol; everything else is hidden. */
 #define CW_EXPORT __attribute__((visibility("default")))
@@ -127,10 +126,7 @@
 static char cw_help[2048];
 static struct plugin_info cw_plugin_info = {"0.1", cw_help};
 
-bool cw_verbose;
-bool cw_all_loops;
-struct cw_loop_window cw_all_loops_window;
-vec<cw_loop_arg> cw_loop_args;
+struct cw_options cw_options;
 static vec<cw_pending> pending;
 
 cw_pending *cw_pending_pragma(unsigned id) { return id < pending.length() ? &pending[id] : NULL; }
@@ -299,68 +295,22 @@ static void finish(void *, void *) {
 static void pre_genericize(void *gcc_data, void *) {
   tree fndecl = (tree)gcc_data;
   /* Nothing to do, at no cost, for units without the pragma. */
-  if ((cw_any_pending() || cw_all_loops || !cw_loop_args.is_empty()) && fndecl &&
+  if ((cw_any_pending() || cw_options.all_loops || cw_options.nloop_args) && fndecl &&
       TREE_CODE(fndecl) == FUNCTION_DECL)
     cw_instrument_function(fndecl);
 }
 
-/* loop=SPEC or loop-optional=SPEC: parse it into cw_loop_args. */
-static bool add_loop_argument(const struct plugin_name_args *info,
-                              const struct plugin_argument *arg, bool optional) {
-  cw_loop_arg a;
-  char option[128], buf[1024];
-  snprintf(option, sizeof option, "-fplugin-arg-%s-%s", info->base_name, arg->key);
-  if (cw_loop_arg_parse(&a, option, "=", arg->value, optional, buf, sizeof buf)) {
-    error("%s", buf);
-    return false;
-  }
-  cw_loop_args.safe_push(a);
-  return true;
-}
+/* A message about an argument, through GCC's diagnostics. */
+static void report_argument(void *, const char *message) { error("%s", message); }
 
-static bool take_all_loops(const struct plugin_name_args *info, const struct plugin_argument *arg) {
-  char buf[512];
-  if (cw_parse_all_loops_value(arg->value, &cw_all_loops_window.start, &cw_all_loops_window.count))
-    return cw_all_loops = true;
-  error("%s", cw_format_bad_all_loops(buf, sizeof buf, info->base_name, arg->value));
-  return false;
-}
-
-/* One argument the shared table (cw_args.h) gives this door. */
-static bool take_argument(const struct plugin_name_args *info, const struct plugin_argument *arg,
-                          enum cw_argument_id id) {
-  switch (id) {
-  case CW_ARG_VERBOSE:
-    cw_verbose = true;
-    return true;
-  case CW_ARG_PORTABLE:
-    return true;
-  case CW_ARG_ALL_LOOPS:
-    return take_all_loops(info, arg);
-  case CW_ARG_LOOP:
-  case CW_ARG_LOOP_OPTIONAL:
-    return add_loop_argument(info, arg, id == CW_ARG_LOOP_OPTIONAL);
-  default:
-    return false;
-  }
-}
-
-/* Each -fplugin-arg-capture_window-KEY[=VALUE], by the shared table. */
+/* Each -fplugin-arg-capture_window-KEY[=VALUE], by the shared path
+   (cw_args.h). */
 static bool parse_plugin_arguments(const struct plugin_name_args *info) {
   bool ok = true;
-  char buf[1024];
-  for (int i = 0; i < info->argc; i++) {
-    const struct plugin_argument *arg = &info->argv[i];
-    const struct cw_argument *a = cw_find_argument(CW_DOOR_GCC, arg->key, arg->value != NULL);
-    if (a)
-      ok &= take_argument(info, arg, a->id);
-    else {
-      error("%s", cw_format_unknown_argument(buf, sizeof buf, CW_DOOR_GCC, info->base_name,
-                                             arg->key, arg->value));
-      ok = false;
-    }
-  }
-  cw_format_argument_help(cw_help, sizeof cw_help, CW_DOOR_GCC, info->base_name);
+  for (int i = 0; i < info->argc; i++)
+    ok &= cw_args_take(&cw_options, info->base_name, info->argv[i].key, info->argv[i].value,
+                       report_argument, NULL) != 0;
+  cw_format_argument_help(cw_help, sizeof cw_help, info->base_name);
   return ok;
 }
 
@@ -378,6 +328,6 @@ extern "C" CW_EXPORT int cw_core_init(struct plugin_name_args *info) {
   register_callback(info->base_name, PLUGIN_PRAGMAS, register_pragma, NULL);
   register_callback(info->base_name, PLUGIN_START_UNIT, start_unit, NULL);
   register_callback(info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize, NULL);
-  if (!cw_loop_args.is_empty()) register_callback(info->base_name, PLUGIN_FINISH, finish, NULL);
+  if (cw_options.nloop_args) register_callback(info->base_name, PLUGIN_FINISH, finish, NULL);
   return 0;
 }

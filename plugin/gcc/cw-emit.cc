@@ -365,5 +365,5 @@ void cw_instrument_loop(tree *stmt_p, tree loop, const cw_pending *p, tree fndec
 
   wrap_loop_body(loc, loop, v, fndecl);
   *stmt_p = enter_and_exit(loc, *stmt_p, site, v);
-  if (cw_verbose) note_instrumented(loop, p, fndecl);
+  if (cw_options.verbose) note_instrumented(loop, p, fndecl);
 }

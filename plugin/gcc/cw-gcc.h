@@ -24,10 +24,7 @@ struct cw_pending {
 };
 
 /* capture_window.cc */
-extern bool cw_verbose;
-extern bool cw_all_loops;                         /* -fplugin-arg-...-all-loops */
-extern struct cw_loop_window cw_all_loops_window; /* its START:COUNT */
-extern vec<cw_loop_arg> cw_loop_args;             /* -fplugin-arg-...-loop[-optional] */
+extern struct cw_options cw_options; /* the -fplugin-arg-capture_window-... */
 cw_pending *cw_pending_pragma(unsigned id);
 bool cw_any_pending(void);
 

@@ -418,12 +418,13 @@ static void instrument_unmarked_loop(tree *tp, tree fndecl, hash_map<tree, int> 
   cw_pending p;
   p.loc = loc;
   p.reported = false;
-  p.window.start = cw_all_loops_window.start;
-  p.window.count = cw_all_loops_window.count;
+  p.window.start = cw_options.all_loops_window.start;
+  p.window.count = cw_options.all_loops_window.count;
   cw_auto_label(p.window.label, lang_hooks.decl_printable_name(fndecl, 0), xl.line);
   if (body_is_enterable(loop, gotos)) {
     char buf[256];
-    if (cw_verbose) inform(loc, "%s", cw_format_loop_left_alone(buf, sizeof buf, p.window.label));
+    if (cw_options.verbose)
+      inform(loc, "%s", cw_format_loop_left_alone(buf, sizeof buf, p.window.label));
     return;
   }
   cw_instrument_loop(tp, loop, &p, fndecl);
@@ -462,11 +463,11 @@ static void instrument_all_loops(tree fndecl) {
 void cw_instrument_function(tree fndecl) {
   if (!DECL_SAVED_TREE(fndecl)) return;
   hash_map<tree, location_t> instrumented;
-  bool specs = !cw_loop_args.is_empty();
-  pragma_loops = cw_all_loops || specs ? &instrumented : NULL;
+  bool specs = cw_options.nloop_args != 0;
+  pragma_loops = cw_options.all_loops || specs ? &instrumented : NULL;
   if (cw_any_pending())
     walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), find_markers_r, fndecl);
   if (specs && is_user_function(fndecl)) cw_instrument_spec_loops(fndecl, pragma_loops);
-  if (cw_all_loops) instrument_all_loops(fndecl);
+  if (cw_options.all_loops) instrument_all_loops(fndecl);
   pragma_loops = NULL;
 }

@@ -106,7 +106,8 @@ void cw_instrument_spec_loops(tree fndecl, hash_map<tree, location_t> *pragma_lo
   qualified_name(fndecl, name, sizeof name);
   spec_claims c;
   c.pragma_loops = pragma_loops;
-  for (cw_loop_arg &a : cw_loop_args)
+  for (size_t k = 0; k < cw_options.nloop_args; k++) {
+    cw_loop_arg &a = cw_options.loop_args[k];
     if (a.spec.by_function) {
       /* A lambda has no name of its own (its scopes would give it the
          enclosing function's): its loops are named by FILE:LINE. */
@@ -114,6 +115,7 @@ void cw_instrument_spec_loops(tree fndecl, hash_map<tree, location_t> *pragma_lo
     } else
       for (tree *tp : all)
         if (loop_is_at(*tp, &a.spec)) claim_loop(tp, &a, &c);
+  }
   /* Innermost first: wrapping a loop rebuilds its body, where the slots of
      the loops inside it are. */
   for (unsigned k = all.length(); k-- > 0;)
@@ -124,6 +126,7 @@ void cw_instrument_spec_loops(tree fndecl, hash_map<tree, location_t> *pragma_lo
 /* At the end of the unit: every loop spec must have marked a loop. */
 void cw_report_unmatched_loop_args(void) {
   char buf[1024];
-  for (cw_loop_arg &a : cw_loop_args)
-    if (cw_format_loop_arg_unmatched(buf, sizeof buf, &a)) error_at(UNKNOWN_LOCATION, "%s", buf);
+  for (size_t k = 0; k < cw_options.nloop_args; k++)
+    if (cw_format_loop_arg_unmatched(buf, sizeof buf, &cw_options.loop_args[k]))
+      error_at(UNKNOWN_LOCATION, "%s", buf);
 }

@@ -77,7 +77,6 @@
  * constant expressions (rw_constexpr.c, rw_emit.c).
  */
 #include "rw.h"
-#include "cw_all_loops.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -100,56 +99,21 @@ static int usage(FILE *to, int status) {
   return status;
 }
 
-/* --loop SPEC (OPTION "--loop"), or loop[-optional]=SPEC among the plugin
-   arguments (OPTION the flag up to '='). */
-static int add_loop_arg(struct rw_unit *u, const char *option, const char *spec, int optional) {
-  char text[1024];
-  u->loop_args = rw_grow(u->loop_args, &u->loop_args_cap, u->nloop_args + 1, sizeof *u->loop_args);
-  if (cw_loop_arg_parse(&u->loop_args[u->nloop_args], option, option[1] == '-' ? " " : "=", spec,
-                        optional, text, sizeof text)) {
-    fprintf(stderr, TOOL ": error: %s\n", text);
-    return 0;
-  }
-  u->nloop_args++;
-  return 1;
+/* A message about an argument, as the rewriter prints its errors. */
+static void report_argument(void *context, const char *message) {
+  (void)context;
+  fprintf(stderr, TOOL ": error: %s\n", message);
 }
 
 /* -fplugin-arg-capture_window-KEY[=VALUE] among the compiler flags, by
-   the table every front door shares (cw_args.h), so one set of flags
+   the path every front door shares (cw_args.h), so one set of flags
    serves every front door. */
 static int plugin_arguments(struct rw_unit *u, char **flags, int nflags) {
   int ok = 1;
-  for (int i = 0; i < nflags; i++) {
-    const char *arg = flags[i], *eq;
-    const struct cw_argument *a;
-    char key[256], text[1024];
-    if (strncmp(arg, PLUGIN_ARG_PREFIX, strlen(PLUGIN_ARG_PREFIX))) continue;
-    arg += strlen(PLUGIN_ARG_PREFIX);
-    eq = strchr(arg, '=');
-    snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-    a = cw_find_argument(CW_DOOR_REWRITE, key, eq != NULL);
-    if (!a) {
-      cw_format_unknown_argument(text, sizeof text, CW_DOOR_REWRITE, CW_PRAGMA_NAME, key,
-                                 eq ? eq + 1 : NULL);
-      fprintf(stderr, TOOL ": error: %s\n", text);
-      ok = 0;
-    } else if (a->id == CW_ARG_VERBOSE) {
-      u->verbose = 1;
-    } else if (a->id == CW_ARG_ALL_LOOPS) {
-      u->all_loops = cw_parse_all_loops_value(eq ? eq + 1 : NULL, &u->all_loops_window.start,
-                                              &u->all_loops_window.count);
-      if (!u->all_loops) {
-        fprintf(stderr, TOOL ": error: %s\n",
-                cw_format_bad_all_loops(text, sizeof text, CW_PRAGMA_NAME, eq + 1));
-        ok = 0;
-      }
-    } else if (a->id == CW_ARG_LOOP || a->id == CW_ARG_LOOP_OPTIONAL) {
-      char option[512];
-      snprintf(option, sizeof option, "%s%s", PLUGIN_ARG_PREFIX, key);
-      ok &= add_loop_arg(u, option, eq ? eq + 1 : "", a->id == CW_ARG_LOOP_OPTIONAL);
-    }
-    /* CW_ARG_PORTABLE: accepted and ignored, as in every front door. */
-  }
+  for (int i = 0; i < nflags; i++)
+    if (!strncmp(flags[i], PLUGIN_ARG_PREFIX, strlen(PLUGIN_ARG_PREFIX)))
+      ok &= cw_args_take_text(&u->options, CW_PRAGMA_NAME, flags[i] + strlen(PLUGIN_ARG_PREFIX),
+                              report_argument, NULL);
   return ok;
 }
 
@@ -192,9 +156,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
       out = argv[++i];
     } else if (!strcmp(argv[i], "--loop") && i + 1 < argc) {
-      if (!add_loop_arg(&unit, "--loop", argv[++i], 0)) return 1;
+      if (!cw_args_add_loop(&unit.options, "--loop", " ", argv[++i], 0, report_argument, NULL))
+        return 1;
     } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-      unit.verbose = 1;
+      unit.options.verbose = 1;
     } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       return usage(stdout, 0);
     } else if (argv[i][0] == '-' || file) {

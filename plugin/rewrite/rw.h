@@ -94,17 +94,13 @@ struct rw_unit {
   size_t nmacros, macros_cap;
   struct rw_pragma *pragmas;
   size_t npragmas, pragmas_cap;
-  struct cw_loop_arg *loop_args; /* --loop SPEC, loop[-optional]=SPEC */
-  size_t nloop_args, loop_args_cap;
 
   struct rw_inline *inlines;
   size_t ninlines, inlines_cap;
   char *diagnostics; /* printed when the last round is done */
   size_t ndiagnostics, diagnostics_cap;
 
-  int verbose;
-  int all_loops;                          /* all-loops was given ... */
-  struct cw_loop_window all_loops_window; /* ... with this window */
+  struct cw_options options; /* -v, --loop SPEC, -fplugin-arg-capture_window-... */
   int errors;
   int constant_evaluable_loops; /* rewritten in their own form (rw_emit.c) */
 };

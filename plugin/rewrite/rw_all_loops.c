@@ -106,7 +106,7 @@ static void auto_label(const struct rw_unit *u, size_t i, int body, char *out) {
 static void left_alone(struct rw_unit *u, size_t i, const char *label, const char *why) {
   unsigned line, col;
   char text[512];
-  if (!u->verbose) return;
+  if (!u->options.verbose) return;
   rw_offset_position(u, u->nodes[i].begin, &line, &col);
   if (why)
     rw_note(u, line, col, "capture_window: loop \"%s\" not instrumented: %s", label, why);
@@ -115,10 +115,10 @@ static void left_alone(struct rw_unit *u, size_t i, const char *label, const cha
 }
 
 void rw_mark_all_loops(struct rw_unit *u) {
-  if (!u->all_loops) return;
+  if (!u->options.all_loops) return;
   for (size_t i = 0; i < u->nnodes; i++) {
     int outermost, body;
-    struct cw_loop_window w = u->all_loops_window;
+    struct cw_loop_window w = u->options.all_loops_window;
     if (!rw_is_loop(u->nodes[i].kind) || already_marked(u, i)) continue;
     body = rw_enclosing_body(u, i, &outermost);
     if (body < 0 || u->nodes[body].device == 1 || in_openmp(u, i)) continue;

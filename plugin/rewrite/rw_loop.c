@@ -178,7 +178,7 @@ static void match_one(struct rw_unit *u, size_t index) {
   if (loop < 0 || second_pragma(u, index, loop)) return;
   p->loop = loop;
   p->host_only = u->nodes[body].device == 2;
-  if (u->verbose) note_instrumented(u, p, body);
+  if (u->options.verbose) note_instrumented(u, p, body);
 }
 
 void rw_match_loops(struct rw_unit *u) {

@@ -97,7 +97,7 @@ void rw_mark_loop(struct rw_unit *u, size_t i, int body, const struct cw_loop_wi
   p->loop = (int)i;
   p->host_only = u->nodes[body].device == 2;
   p->spec = spec;
-  if (u->verbose) {
+  if (u->options.verbose) {
     char name[512], text[1024];
     rw_function_name(u, u->nodes[body].function, name, sizeof name);
     cw_format_loop_note(text, sizeof text, rw_loop_kind(u->nodes[i].kind), p->window.label,
@@ -176,5 +176,5 @@ static void match_spec(struct rw_unit *u, struct cw_loop_arg *a) {
 }
 
 void rw_match_loop_specs(struct rw_unit *u) {
-  for (size_t k = 0; k < u->nloop_args; k++) match_spec(u, &u->loop_args[k]);
+  for (size_t k = 0; k < u->options.nloop_args; k++) match_spec(u, &u->options.loop_args[k]);
 }

@@ -397,8 +397,8 @@ void rw_unit_reset(struct rw_unit *u) {
   for (size_t i = 0; i < u->ntokens; i++) free(u->tokens[i].text);
   for (size_t i = 0; i < u->nmacros; i++) free(u->macros[i].name);
   for (size_t i = 0; i < u->ninlines; i++) free(u->inlines[i].text);
-  for (size_t i = 0; i < u->nloop_args; i++)
-    u->loop_args[i].matched = u->loop_args[i].function_seen = 0;
+  for (size_t i = 0; i < u->options.nloop_args; i++)
+    u->options.loop_args[i].matched = u->options.loop_args[i].function_seen = 0;
   free(u->tokens);
   free(u->nodes);
   free(u->expansions);
@@ -421,7 +421,7 @@ void rw_unit_reset(struct rw_unit *u) {
 
 void rw_unit_dispose(struct rw_unit *u) {
   rw_unit_reset(u);
-  free(u->loop_args);
+  cw_options_dispose(&u->options);
   free(u->diagnostics);
   if (u->index) clang_disposeIndex(u->index);
 }
