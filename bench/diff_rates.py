@@ -4,6 +4,8 @@ step-time files (issue 42; docs/where-to-cut.md, "Did my change help?").
 
   python3 bench/diff_rates.py [--pairs P] [--steps N] [--spread S]
                               [--effect E] [--seed K] [--check]
+  python3 bench/diff_rates.py --program TRAIN_CPU [--pairs P] [--steps N]
+                              [--extra PCT]
 
 Writes P pairs of runs of N steps (default 100 pairs of 500 steps) as
 step-time files and diffs each pair with diff's own code (steptimes'
@@ -22,12 +24,18 @@ one step in a hundred 1.5-4x slower (sporadic); an evaluation every 20
 steps (3x) and a checkpoint every 50 (6x). It prints the rates and how
 often the 95 % interval holds the true change (its coverage). --check
 exits 1 unless false alarms are at most 5 % and the power at least 95 %
-(tests/plan's diff.rates runs it so).
+(tests/diff's diff.rates runs it so).
+
+--program TRAIN_CPU: the same rates on a real program, samples/train_cpu
+built with the plugin: P pairs of plain runs of N steps (default 3000)
+with CAPTURE_WINDOW_TIMES, and P pairs of a plain run against one with
+TRAIN_EXTRA_WORK=PCT (default 3); each pair's runs one after the other.
 """
 import argparse
 import math
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -91,15 +99,55 @@ def diff_pair(folder, k, base, new):
     return found.loops[0].steady
 
 
+def program_pair(folder, program, steps, extra):
+    """Runs PROGRAM plain, then with TRAIN_EXTRA_WORK=EXTRA (0: plain
+    again), and diffs the two: the steady change."""
+    paths = []
+    for k, pct in enumerate((0, extra)):
+        path = os.path.join(folder, f"run{k}")
+        env = {key: v for key, v in os.environ.items() if not key.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
+        env.update(CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path)
+        if pct:
+            env["TRAIN_EXTRA_WORK"] = str(pct)
+        subprocess.run([program, str(steps)], env=env, check=True, stdout=subprocess.DEVNULL)
+        paths.append(path)
+    found = steps_diff(read_times([paths[0]]), read_times([paths[1]]))
+    return found.loops[0].steady
+
+
+def programs(opts):
+    verdicts = {"same": [], "slower": []}
+    changes = {"same": [], "slower": []}
+    with tempfile.TemporaryDirectory(prefix="cw-diff-runs-") as folder:
+        for _ in range(opts.pairs):
+            for kind, extra in (("same", 0), ("slower", opts.extra)):
+                c = program_pair(folder, opts.program, opts.steps or 3000, extra)
+                verdicts[kind].append(c.verdict)
+                changes[kind].append(c.change)
+    p = opts.pairs
+    print(f"{os.path.basename(opts.program)}: {p} pairs of runs of {opts.steps or 3000} steps")
+    print(f"false alarms: {sum(v != 'same' for v in verdicts['same'])} of {p} pairs of plain runs "
+          f"not 'same' (changes {100 * min(changes['same']):+.1f}% to {100 * max(changes['same']):+.1f}%)")
+    print(f"power: {sum(v == 'slower' for v in verdicts['slower'])} of {p} pairs with "
+          f"TRAIN_EXTRA_WORK={opts.extra} found 'slower' (changes {100 * min(changes['slower']):+.1f}% "
+          f"to {100 * max(changes['slower']):+.1f}%)")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--program")
+    ap.add_argument("--extra", type=int, default=3)
     ap.add_argument("--pairs", type=int, default=100)
-    ap.add_argument("--steps", type=int, default=500)
+    ap.add_argument("--steps", type=int)
     ap.add_argument("--spread", type=float, default=0.01)
     ap.add_argument("--effect", type=float, default=0.03)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--check", action="store_true")
     opts = ap.parse_args()
+    if opts.program:
+        return programs(opts)
+    opts.steps = opts.steps or 500
     r = random.Random(opts.seed)
     scale = noise_scale(opts.spread)
     verdicts = {"same": [], "slower": []}

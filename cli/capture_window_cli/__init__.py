@@ -11,6 +11,7 @@ check what the reports hold, and plan where to cut.
   capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]
   capture-window plan [--json] [--plot FILE] [--count C] --from PATH...
   capture-window trigger PATH (--at STEP | --align N) [--count C] [--label L] [--wait SECONDS]
+  capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW
   capture-window --version
 
 profile runs

@@ -89,9 +89,12 @@ def main():
     lines = synopsis().splitlines()
     check("no command: the synopsis, every verb and --version", (run([]), lines[-3:]), (
         (2, "", synopsis()),
-        ["  capture-window plan [--json] [--plot FILE] [--steps N] [--count C] -- PROGRAM [ARG...]",
-         "  capture-window plan [--json] [--plot FILE] [--count C] --from PATH...",
+        ["  capture-window trigger PATH (--at STEP | --align N) [--count C] [--label L] [--wait SECONDS]",
+         "  capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW",
          "  capture-window --version"]))
+    status, out, err = run(["diff", "--help"])
+    check("diff --help: its own text", (status, err, out.splitlines()[:1]),
+          (0, "", ["usage: capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW"]))
     check("an unknown command", run(["prof"]),
           (2, "", "capture-window: unknown command 'prof' (profile, check or plan; --help, --version)\n"))
     for tool, variable, args in (("nsys", "NSYS", []), ("ncu", "NCU", ["--tool", "ncu"])):
