@@ -15,9 +15,9 @@ marks in C: the same runtime (libcapture_window, through ctypes and the ABI
 of capture_window/abi.h), so the same events (an NVTX range `LABEL#i` per
 iteration, the registered range `LABEL` and the CUDA profiler start/stop
 around the window), the same CAPTURE_WINDOW_* variables, verbose lines and
-exit self-check. The site is the caller's FILE:LINE. Without the
-`python -m capture_window --loop FILE:LINE` zero edit, see __main__.py.
-Manual: docs/python.md.
+exit self-check. The site is the caller's FILE:LINE. With no edit of
+the loop: `python -m capture_window --help` (the zero edit); in a
+framework's trainer: `python -m pydoc capture_window.integrations`.
 """
 import atexit
 import functools
@@ -25,13 +25,14 @@ import itertools
 import operator
 import sys
 
-from . import _runtime
+from . import _runtime, _spec
+from ._iteration import IDLE, Entry
 
 __all__ = ["loop", "steps"]
 
 
 def _caller_site(depth, start, count, label):
-    _runtime.check_window(start, count, label)
+    _spec.check_window(start, count, label)
     frame = sys._getframe(depth + 1)
     code = frame.f_code
     return _runtime.site(code.co_filename, frame.f_lineno,
@@ -80,7 +81,7 @@ def _settle(shared, c):
     if stretch:
         shared[1] = None
         limit, taken = stretch
-        limit.__setstate__(_runtime.VALUE_MAX)  # its zip stops at the next item
+        limit.__setstate__(sys.maxsize)  # its zip stops at the next item
         c[0] += next(taken)
 
 
@@ -95,13 +96,12 @@ atexit.register(_settle_all)
 
 def _marked(site, iterable):
     """loop()'s generator: the code the plugins emit around a C loop."""
-    enter, begin, end, leave = (_runtime.enter, _runtime.begin, _runtime.end,
-                                _runtime.leave)
-    head = enter(site)
+    head = _runtime.enter(site)
     if not head:                       # inactive: off, not selected, rank
         yield from iterable
         return
-    c = _runtime.counters(head)
+    entry = Entry(head)
+    c, begin, end = entry.c, entry.begin, entry.end
     shared = _shared.get(head)
     if shared is None:
         shared = _shared[head] = [0, None]
@@ -109,7 +109,6 @@ def _marked(site, iterable):
         _settle(shared, c)
     shared[0] += 1
     drop, least = _shared.pop, STRETCH
-    on = 0
     try:
         it = iter(iterable)
         while True:
@@ -132,17 +131,15 @@ def _marked(site, iterable):
                 if 0 <= n < k and c[1]:        # the iterable ran out
                     return
             for item in it:
-                # The plugins' inline test, cw->next++ >= cw->attention_at:
-                # outside windows (and with no NVTX tool) no call.
+                # The inline test first: outside windows (and with no
+                # NVTX tool) no call; when due, the entry's own step.
                 i = c[0]
-                c[0] = i + 1
                 if i >= c[1]:
-                    on = begin(head)
+                    begin()
                     yield item
-                    if on:
-                        on = 0
-                        end(head)
+                    end()
                 else:
+                    c[0] = i + 1
                     yield item
                     if c[1] - i > least and shared[0] == 1:
                         break                  # to a stretch
@@ -152,7 +149,7 @@ def _marked(site, iterable):
         shared[0] -= 1
         if not shared[0]:
             drop(head, None)
-        leave(head, on)
+        entry.leave()
 
 
 class steps:
@@ -169,52 +166,21 @@ class steps:
     `with` block ends the last one and leaves the loop (a window still
     open closes). One `with` per thread that runs the loop."""
 
-    __slots__ = ("_site", "_head", "_open", "_end")
+    __slots__ = ("_site", "_entry")
 
     def __init__(self, start, count, label="step", _depth=0):
         self._site = _caller_site(1 + _depth, start, count, label)
-        self._head = None
+        self._entry = IDLE
 
     def __enter__(self):
+        # capture_window.integrations (framework callbacks) also calls
+        # _entry.end(): an iteration ends, none begins; _depth above puts
+        # the site at the callback's constructor.
         head = _runtime.enter(self._site) if _runtime.LIB else None
-        self._head = head
-        if not head:
-            return _idle
-        c, begin, end = _runtime.counters(head), _runtime.begin, _runtime.end
-        on = 0
-
-        def step():
-            """Iteration i begins; i - 1 ends."""
-            nonlocal on
-            if on:
-                on = 0
-                end(head)
-            i = c[0]
-            c[0] = i + 1
-            if i >= c[1]:
-                on = begin(head)
-
-        def iteration_open():
-            return on
-
-        def end_iteration():
-            # For capture_window.integrations (framework callbacks): ends
-            # iteration i, begins none; _depth above puts the site at the
-            # callback's constructor.
-            nonlocal on
-            if on:
-                on = 0
-                end(head)
-
-        self._open, self._end = iteration_open, end_iteration
-        return step
+        self._entry = Entry(head) if head else IDLE
+        return self._entry.step
 
     def __exit__(self, *exc):
-        head, self._head = self._head, None
-        if head:
-            _runtime.leave(head, self._open())
+        entry, self._entry = self._entry, IDLE
+        entry.leave()
         return False
-
-
-def _idle():
-    """step() of an inactive loop."""

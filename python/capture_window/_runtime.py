@@ -5,13 +5,13 @@ Every decision (windows, CAPTURE_WINDOW_*, NVTX, the profiler, the
 self-check, step times) is the C runtime's; this module only makes the
 calls the compiler plugins emit.
 """
+import atexit
 import ctypes
 import os
 import sys
 import threading
 
 ABI_VERSION = 2
-VALUE_MAX = 1 << 62
 NAMES = ("libcapture_window.so.1", "libcapture_window.so")
 
 
@@ -75,6 +75,15 @@ LIB = load()
 if LIB:
     enter, begin, end, leave = (LIB.cw_loop_enter_v2, LIB.cw_iter_begin_v2,
                                 LIB.cw_iter_end_v2, LIB.cw_loop_exit_v2)
+    # The runtime's exit work (capture_window/exit.h: windows of this
+    # thread closed, the exit self-check, step times written) at Python's
+    # own exit, whose hooks run even where C's do not: an uncaught
+    # KeyboardInterrupt ends the process by SIGINT after them. Registered
+    # before the package's own hook, so it runs after it (atexit is LIFO).
+    _exit_work = getattr(LIB, "cw_exit_v1", None)
+    if _exit_work:
+        _exit_work.restype, _exit_work.argtypes = None, []
+        atexit.register(_exit_work)
 
 _watching = []
 
@@ -93,18 +102,6 @@ def watching():
 # sites are made once per (place, window, label) and never freed.
 _sites = {}
 _sites_lock = threading.Lock()
-
-
-def check_window(start, count, label):
-    """The pragma's rules for START, COUNT and LABEL, as ValueError."""
-    for name, value, low in (("START", start, 0), ("COUNT", count, 1)):
-        if type(value) is not int or not low <= value <= VALUE_MAX:
-            raise ValueError("capture_window: %s must be an integer from %d to 2^62, got %r"
-                             % (name, low, value))
-    from . import _spec          # the rule is the runtime's: without it, nothing to check
-    if not isinstance(label, str) or (LIB and not _spec.label_is_valid(label)):
-        raise ValueError("capture_window: the label must match [A-Za-z0-9_.-]{1,63}, got %r"
-                         % (label,))
 
 
 def site(file, line, function, start, count, label):

@@ -1,15 +1,17 @@
 """_spec.py - the loop spec engine of libcapture_window
 (capture_window/loop_spec.h, version 1) through ctypes: the grammar of
-`--loop`, the FILE and FUNCTION matchers and the label rule are the C
-front doors' own, in their Python dialect (FUNCTION is a dotted name such
-as Trainer.fit; a FILE ends in .py or holds a '/')."""
+`--loop`, its form, the FILE and FUNCTION matchers and the label rule are
+the C front doors' own, in their Python dialect (FUNCTION is a dotted
+name such as Trainer.fit; a FILE ends in .py or holds a '/'). Every
+check of a window the Python door makes is here: a `--loop` spec's, and
+loop()'s and steps()' START, COUNT and LABEL (check_window)."""
 import ctypes
 
 from . import _runtime
 
 PYTHON = 1                       # enum cw_loop_spec_language
-FORM = "FILE:LINE[:START:COUNT[:LABEL]] or FUNCTION[:START:COUNT[:LABEL]]"
 EXAMPLE = "e.g. train.py:42:30:3 or Trainer.fit:30:3"
+VALUE_MAX = 1 << 62              # CW_VALUE_MAX, the bound on START and COUNT
 
 
 class SpecError(Exception):
@@ -56,10 +58,13 @@ def _bind(lib):
         getattr(lib, name).argtypes = [ctypes.POINTER(Spec), ctypes.c_char_p]
     lib.cw_label_is_valid_v1.restype = ctypes.c_int
     lib.cw_label_is_valid_v1.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+    lib.cw_loop_spec_form_v1.restype = ctypes.c_char_p
+    lib.cw_loop_spec_form_v1.argtypes = []
     return lib
 
 
 LIB = _bind(_runtime.LIB) if _runtime.LIB else None
+FORM = LIB.cw_loop_spec_form_v1().decode() if LIB else None     # CW_LOOP_SPEC_FORM
 
 
 def parse(text):
@@ -88,3 +93,15 @@ def label_is_valid(label):
     """LABEL matches [A-Za-z0-9_.-]{1,63} (the pragma's rule)."""
     data = label.encode()
     return bool(LIB.cw_label_is_valid_v1(data, len(data)))
+
+
+def check_window(start, count, label):
+    """loop()'s and steps()' START, COUNT and LABEL by the pragma's rules,
+    as ValueError (the label's only with the library: the rule is its)."""
+    for name, value, low in (("START", start, 0), ("COUNT", count, 1)):
+        if type(value) is not int or not low <= value <= VALUE_MAX:
+            raise ValueError("capture_window: %s must be an integer from %d to 2^62, got %r"
+                             % (name, low, value))
+    if not isinstance(label, str) or (LIB and not label_is_valid(label)):
+        raise ValueError("capture_window: the label must match [A-Za-z0-9_.-]{1,63}, got %r"
+                         % (label,))

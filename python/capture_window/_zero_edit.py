@@ -1,11 +1,14 @@
-"""_zero_edit.py - `python -m capture_window --loop SPEC SCRIPT ARGS`: loops
-of the script, or of any module it imports, marked with no edit of a file.
+"""_zero_edit.py - `python -m capture_window --loop SPEC SCRIPT ARGS` (or
+`-m MODULE ARGS`, _launch.py runs either): loops of the program, or of any
+module it imports, marked with no edit of a file.
 
 Each spec is parsed by the runtime's loop spec engine (_spec.py): FILE:LINE
 names the loop on LINE of any module whose path ends in FILE, FUNCTION the
 outermost loop of each function so named (Trainer.fit,
-pkg.mod.Trainer.fit). A FILE is looked up before the script runs, and a
-LINE with no loop there is an error then.
+pkg.mod.Trainer.fit). _loops.py finds them in a module's syntax tree. A
+spec that marked nothing by the end of the run is named then, with what
+is known of why: its FILE never imported, or the names closest to its
+FUNCTION among the functions of the modules compiled here.
 
 The marked loops are rewritten when their module's source is compiled
 (the script's, and each imported module's that a spec may name), on the
@@ -15,7 +18,7 @@ syntax tree, so lines and columns stay those of the file:
         BODY                     BODY
 
     while COND:              with __capture_window__.steps(K) as __capture_window_K__:
-        BODY                     while __capture_window_K__.next() and COND:
+        BODY                     while __capture_window_K__.end() and COND:
     else:                            __capture_window_K__.begin()
         ELSE                         BODY
                                  else:
@@ -30,20 +33,18 @@ from its cached bytecode, and no code is traced: the cost is the marked
 loops' own (docs/python.md, "Cost"), on every Python from 3.10.
 """
 import ast
-import atexit
+import difflib
 import importlib.machinery
 import os
 import re
 import sys
 import threading
-import traceback
-import types
 
 from . import _marked, _runtime, _spec
-from ._spec import SpecError
+from ._iteration import IDLE, Entry
+from ._loops import ASYNC, enclosing_qualname, functions, loop_on, outermost_loops, refusal
 
 GLOBAL = "__capture_window__"     # the name the rewritten code calls through
-LOOPS = (ast.For, ast.AsyncFor, ast.While)    # async for: found, to say it cannot be marked
 
 
 class Marker:
@@ -56,60 +57,6 @@ class Marker:
         s = self.spec
         return _runtime.site(self.path, self.node.lineno, self.qualname, s.start, s.count,
                              s.label)
-
-
-def functions(tree, module):
-    """(node, qualified name MODULE.QUALNAME, qualname) of every function in
-    TREE, with the __qualname__ CPython gives it."""
-    def walk(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                q = prefix + child.name
-                yield child, q
-                yield from walk(child, q + ".<locals>.")
-            elif isinstance(child, ast.ClassDef):
-                yield from walk(child, prefix + child.name + ".")
-            else:
-                yield from walk(child, prefix)
-    for node, q in walk(tree, ""):
-        yield node, module + "." + q, q
-
-
-def outermost_loops(function):
-    """The loops of FUNCTION's body that no other loop of it holds."""
-    found = []
-
-    def walk(node):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, LOOPS):
-                found.append(child)
-            elif not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                        ast.ClassDef, ast.Lambda)):
-                walk(child)
-    walk(function)
-    return found
-
-
-def enclosing_qualname(tree, line):
-    """The qualname of the innermost function holding LINE, or <module>."""
-    best = None
-    for node, _, q in functions(tree, ""):
-        if node.lineno <= line <= node.end_lineno:
-            if best is None or node.lineno >= best[0]:
-                best = (node.lineno, q)
-    return best[1] if best else "<module>"
-
-
-def loop_at(tree, line):
-    """The loop whose keyword is on LINE, or None."""
-    for node in ast.walk(tree):
-        if isinstance(node, LOOPS) and node.lineno == line:
-            return node
-    return None
-
-
-def where(path, line):
-    return "%s:%d" % (path, line)
 
 
 def call(obj, method, *args):
@@ -139,7 +86,7 @@ class Rewriter(ast.NodeTransformer):
         if k is None:
             return node
         state = "__capture_window_%d__" % k
-        node.test = ast.BoolOp(op=ast.And(), values=[call(state, "next"), node.test])
+        node.test = ast.BoolOp(op=ast.And(), values=[call(state, "end"), node.test])
         node.body.insert(0, ast.Expr(call(state, "begin")))
         if node.orelse:
             node.orelse.insert(0, ast.Expr(call(state, "leave")))
@@ -150,59 +97,15 @@ class Rewriter(ast.NodeTransformer):
         return ast.fix_missing_locations(ast.copy_location(wrapped, node))
 
 
-class While:
-    """One entry of a marked while loop: steps()' calls, split at the body."""
-    __slots__ = ("head", "c", "on")
-
-    def __init__(self, head):
-        self.head, self.c, self.on = head, _runtime.counters(head), 0
-
-    def next(self):
-        if self.on:
-            self.on = 0
-            _runtime.end(self.head)
-        return True
-
-    def begin(self):
-        c = self.c
-        i = c[0]
-        c[0] = i + 1                       # the plugins' inline test
-        if i >= c[1]:
-            self.on = _runtime.begin(self.head)
-
-    def leave(self):
-        head, self.head = self.head, None
-        if head:
-            _runtime.leave(head, self.on)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.leave()
-        return False
+def shown(path):
+    """PATH as a message shows it: from the current folder when under it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
-class Idle:
-    """A while loop that is not active (off, not selected, another rank)."""
-
-    def next(self):
-        return True
-
-    def begin(self):
-        pass
-
-    def leave(self):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-IDLE = Idle()
+def said(texts):
+    """'a', 'a or b', 'a, b or c'."""
+    return " or ".join(filter(None, [", ".join(texts[:-1]), texts[-1]]))
 
 
 class Marking:
@@ -214,7 +117,9 @@ class Marking:
         self.sites = []
         self.lock = threading.Lock()    # modules may be compiled in two threads
         self.used = set()           # indexes of specs that marked a loop
+        self.reached = set()        # ... that named a file compiled or a function
         self.marked = {}            # (path, line) of each marked loop -> its spec
+        self.defined = {}           # qualified name -> (path, line) of the functions compiled
         names = [s.name.rsplit(".", 1)[-1] for s in specs if s.by_function]
         self.prefilter = re.compile(
             rb"\bdef\s+(%s)\b" % b"|".join(re.escape(n.encode()) for n in names)
@@ -227,7 +132,7 @@ class Marking:
 
     def steps(self, k):
         head = _runtime.enter(self.sites[k])
-        return While(head) if head else IDLE
+        return Entry(head) if head else IDLE
 
     # -- which modules, which loops --
 
@@ -244,10 +149,10 @@ class Marking:
             if s.by_function:
                 found += self.function_markers(n, s, tree, path, module)
             elif _spec.file_matches(s, path):
-                node = loop_at(tree, s.line)
+                self.reached.add(n)
+                node, why = loop_on(tree, s.line)
                 if node is None:
-                    print("capture_window: %s: --loop %s: no for or while loop starts on this "
-                          "line; nothing marked there" % (where(path, s.line), s.text),
+                    print(refusal(path, s.line, s, why + "; nothing marked there"),
                           file=sys.stderr)
                 elif self.accept(n, s, node, path):
                     found.append(Marker(s, node, path, enclosing_qualname(tree, s.line)))
@@ -257,28 +162,29 @@ class Marking:
         for fn, qualified, qualname in functions(tree, module):
             if not _spec.function_matches(s, qualified):
                 continue
+            self.reached.add(n)
             loops = outermost_loops(fn)
-            here = where(path, fn.lineno)
             if len(loops) != 1:
-                print("capture_window: %s: --loop %s: %s %s; name the loop by FILE:LINE%s"
-                      % (here, s.text, qualname,
-                         "holds no loop" if not loops else "has %d outermost loops (lines %s)"
-                         % (len(loops), ", ".join(str(l.lineno) for l in loops)),
-                         ", e.g. --loop %s:%d" % (os.path.basename(path), loops[0].lineno)
-                         if loops else ""), file=sys.stderr)
+                print(refusal(path, fn.lineno, s, "%s %s; name the loop by FILE:LINE%s"
+                              % (qualname, "holds no loop" if not loops else
+                                 "has %d outermost loops (lines %s)"
+                                 % (len(loops), ", ".join(str(l.lineno) for l in loops)),
+                                 ", e.g. --loop %s:%d" % (os.path.basename(path),
+                                                          loops[0].lineno)
+                                 if loops else "")), file=sys.stderr)
             elif self.accept(n, s, loops[0], path):
                 yield Marker(s, loops[0], path, qualname)
 
     def accept(self, n, s, node, path):
         if isinstance(node, ast.AsyncFor):
-            print("capture_window: %s: --loop %s: an async for loop cannot be marked; "
-                  "nothing marked there" % (where(path, node.lineno), s.text), file=sys.stderr)
+            print(refusal(path, node.lineno, s, ASYNC + "; nothing marked there"),
+                  file=sys.stderr)
             return False
         # A module compiled again (importlib.reload) marks its loop again,
         # with the same site: its iterations keep counting.
         if self.marked.setdefault((path, node.lineno), n) != n:
-            print("capture_window: %s: --loop %s: this loop is marked by an earlier --loop "
-                  "already" % (where(path, node.lineno), s.text), file=sys.stderr)
+            print(refusal(path, node.lineno, s, "this loop is marked by an earlier --loop "
+                          "already"), file=sys.stderr)
             return False
         self.used.add(n)
         return True
@@ -290,15 +196,35 @@ class Marking:
             found = self.markers(tree, path, module)
             first = len(self.sites)
             self.sites += [m.site() for m in found]
+            if self.prefilter:
+                for fn, qualified, _ in functions(tree, module):
+                    self.defined.setdefault(qualified, (path, fn.lineno))
         if found:
             tree = ast.fix_missing_locations(Rewriter(first, found).visit(tree))
         return compile(tree, path, "exec", dont_inherit=True)
 
+    def why_unused(self, n, s):
+        """What the end-of-run line adds for spec N: the file never
+        imported, or the functions whose names are closest to a FUNCTION
+        that named none."""
+        if n in self.reached:
+            return ""
+        if not s.by_function:
+            return "; no module whose path ends in %s was imported" % s.name
+        k = s.name.count(".") + 1
+        tails = {}
+        for qualified, where in self.defined.items():
+            tails.setdefault(".".join(qualified.split(".")[-k:]), where)
+        close = difflib.get_close_matches(s.name, list(tails), n=3)
+        return "; did you mean %s?" % said(["%s (%s:%d)" % (name, shown(tails[name][0]),
+                                                            tails[name][1])
+                                            for name in close]) if close else ""
+
     def report_unused(self):
         for n, s in enumerate(self.specs):
             if n not in self.used:
-                print("capture_window: --loop %s matched no loop in this run" % s.text,
-                      file=sys.stderr)
+                print("capture_window: --loop %s matched no loop in this run%s"
+                      % (s.text, self.why_unused(n, s)), file=sys.stderr)
 
 
 class Loader(importlib.machinery.SourceFileLoader):
@@ -349,71 +275,3 @@ class Finder:
         return spec
 
 
-def resolve_file(spec, script):
-    """The file a FILE spec names, looked up before the script runs: the
-    script, or FILE under the script's folder, the current folder or an
-    entry of sys.path."""
-    if _spec.file_matches(spec, script):
-        return script
-    name = spec.name
-    roots = [os.path.dirname(script), os.getcwd()] + [p for p in sys.path if p]
-    for path in [name] if os.path.isabs(name) else [os.path.join(r, name) for r in roots]:
-        if os.path.isfile(path):
-            return os.path.abspath(path)
-    raise SpecError("capture_window: --loop %s: no file %s in the script's folder, the current "
-                    "folder or sys.path; name a module's file from its package's folder, e.g. "
-                    "transformers/trainer.py" % (spec.text, name))
-
-
-def check_file_spec(spec, script):
-    """A FILE spec's loop exists: SpecError before the script runs if not."""
-    path = resolve_file(spec, script)
-    try:
-        with open(path, "rb") as f:
-            tree = ast.parse(f.read(), path)
-    except (OSError, SyntaxError) as e:
-        raise SpecError("capture_window: --loop %s: cannot read %s: %s" % (spec.text, path, e))
-    node = loop_at(tree, spec.line)
-    at = "%s:%d" % (spec.name, spec.line)
-    if node is None:
-        raise SpecError("%s: --loop %s: no for or while loop starts on this line of %s"
-                        % (at, spec.text, path))
-    if isinstance(node, ast.AsyncFor):
-        raise SpecError("%s: --loop %s: an async for loop cannot be marked" % (at, spec.text))
-
-
-def run(script, args, texts):
-    """Runs SCRIPT as python would, the loops of TEXTS (specs) marked."""
-    try:
-        with open(script, "rb") as f:
-            source = f.read()
-    except OSError as e:
-        raise SpecError("capture_window: cannot read %s: %s" % (script, e.strerror))
-    path = os.path.abspath(script)
-    sys.argv = [script] + args
-    sys.path[0] = os.path.dirname(path)
-    main = types.ModuleType("__main__")
-    main.__file__ = path
-    main.__builtins__ = __builtins__
-    if _spec.LIB:
-        specs = [_spec.parse(t) for t in texts]
-        for s in specs:
-            if not s.by_function:
-                check_file_spec(s, path)
-        marking = Marking(specs)
-        code = marking.compile(source, path, "__main__")
-        main.__dict__[GLOBAL] = marking
-        sys.meta_path.insert(0, Finder(marking))
-        atexit.register(marking.report_unused)
-    else:           # no runtime: the load message said so; run unmarked
-        code = compile(source, path, "exec", dont_inherit=True)
-    sys.modules["__main__"] = main
-    try:
-        exec(code, main.__dict__)
-    except Exception as e:
-        # As python prints it: the frames from the script on.
-        tb = e.__traceback__
-        while tb and tb.tb_frame.f_code.co_filename == __file__:
-            tb = tb.tb_next
-        traceback.print_exception(type(e), e, tb)
-        sys.exit(1)

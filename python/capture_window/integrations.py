@@ -43,9 +43,7 @@ class _Loop:
 
     def end(self):
         if self._step is not None:
-            end = getattr(self._steps, "_end", None)   # none: an inactive loop
-            if end is not None:
-                end()
+            self._steps._entry.end()
 
     def leave(self):
         if self._step is not None:
