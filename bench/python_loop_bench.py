@@ -10,6 +10,8 @@ once), taking turns --procs times:
   default  the loops' own windows (far away: never open), no NVTX tool
   tool     the same with NVTX_INJECTION64_PATH=libcw_nvtx_null.so, a
            do-nothing tool: every iteration gets its L#i range
+  watch    CAPTURE_WINDOW_WATCH, no request written: loop()'s runs of
+           iterations also test the watcher's word (capture_window/watch.h)
 Forms: loop() over range(n), steps() in a while loop, and the zero edit,
 `python -m capture_window --loop` of an unmarked loop ("n/a" and the
 reason where that command fails on the Python timed). The
@@ -30,6 +32,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 FAR = 10 ** 9       # a window that never opens: the cost outside windows
@@ -174,10 +177,12 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, PYTHONPATH=os.path.join(here, "..", "python"),
                CAPTURE_WINDOW_LIBRARY=os.path.join(a.build, "runtime", "libcapture_window.so.1"))
-    for var in ("CAPTURE_WINDOW", "NVTX_INJECTION64_PATH"):
+    for var in ("CAPTURE_WINDOW", "NVTX_INJECTION64_PATH", "CAPTURE_WINDOW_WATCH"):
         env.pop(var, None)
+    watched = tempfile.mkdtemp(prefix="cw-bench-watch-")
     configs = {"off": {"CAPTURE_WINDOW": "off"}, "default": {},
-               "tool": {"NVTX_INJECTION64_PATH": os.path.join(a.build, "bench", "libcw_nvtx_null.so")}}
+               "tool": {"NVTX_INJECTION64_PATH": os.path.join(a.build, "bench", "libcw_nvtx_null.so")},
+               "watch": {"CAPTURE_WINDOW_WATCH": os.path.join(watched, "cw.watch")}}
     for k, python in enumerate(a.python or pythons()):
         if k:
             print()

@@ -3,6 +3,7 @@
 # contract section 5, as a table (bench/report.py).
 #
 #   bench/run.sh [--build DIR] [--bench NAME] [--procs P] [--rounds R] [--no-callgrind]
+#                [--configs 'NAME...']
 #
 # NAME: the benchmark program in DIR/bench (default cw_loop_bench).
 #
@@ -15,6 +16,10 @@
 #             inside windows, so the other iterations take the inline path
 #   times     no tool, CAPTURE_WINDOW_TIMES=/dev/null: every iteration
 #             reaches the runtime, reads the clock and logs its time
+#   watch     no tool, CAPTURE_WINDOW_WATCH=a file no request is written
+#             to: its watcher thread polls it, the loop must not notice
+#   signal    no tool, CAPTURE_WINDOW_SIGNAL=USR1 with no signal sent
+# --configs runs only those (default: all of them).
 # The configurations take turns P times (off, default, tool, off, ...); each
 # process runs R rounds of the six loops (loop_bench.c). Then, unless
 # --no-callgrind or valgrind is missing, each loop of each configuration
@@ -27,6 +32,9 @@ bench_name=cw_loop_bench
 procs=3
 rounds=21
 callgrind=1
+configs=(off default tool window times watch signal)
+watched=$(mktemp -d)
+trap 'rm -rf "$watched"' EXIT
 while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -34,7 +42,8 @@ while (($#)); do
     --procs) procs=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --no-callgrind) callgrind=0; shift ;;
-    *) echo "usage: $0 [--build DIR] [--bench NAME] [--procs P] [--rounds R] [--no-callgrind]" >&2; exit 2 ;;
+    --configs) read -ra configs <<<"$2"; shift 2 ;;
+    *) echo "usage: $0 [--build DIR] [--bench NAME] [--procs P] [--rounds R] [--no-callgrind] [--configs 'NAME...']" >&2; exit 2 ;;
   esac
 done
 
@@ -49,18 +58,20 @@ in_config() {
   local config=$1; shift
   local -a env=(env -u CAPTURE_WINDOW -u CAPTURE_WINDOW_LOOPS -u CAPTURE_WINDOW_RANKS
                 -u CAPTURE_WINDOW_TRIGGER -u CAPTURE_WINDOW_VERBOSE -u CAPTURE_WINDOW_STEPS
-                -u CAPTURE_WINDOW_TIMES -u NVTX_INJECTION64_PATH)
+                -u CAPTURE_WINDOW_TIMES -u CAPTURE_WINDOW_WATCH -u CAPTURE_WINDOW_SIGNAL
+                -u NVTX_INJECTION64_PATH)
   case $config in
     off) env+=(CAPTURE_WINDOW=off) ;;
     default) ;;
     tool) env+=(NVTX_INJECTION64_PATH="$tool") ;;
     window) env+=(NVTX_INJECTION64_PATH="$tool" CAPTURE_WINDOW_STEPS=window) ;;
     times) env+=(CAPTURE_WINDOW_TIMES=/dev/null) ;;
+    watch) env+=(CAPTURE_WINDOW_WATCH="$watched/cw.watch") ;;
+    signal) env+=(CAPTURE_WINDOW_SIGNAL=USR1) ;;
   esac
   "${env[@]}" "$@"
 }
 
-configs=(off default tool window times)
 {
   for ((p = 0; p < procs; p++)); do
     for config in "${configs[@]}"; do

@@ -11,7 +11,9 @@ answers in PATH.answers/RANK, one line per event (runtime/answers.c);
 done with the request (its window held, missed, or replaced), or SECONDS
 pass, then prints one row per rank and a summary line. Exit status: 0
 every rank held its window, 1 some did not, 2 bad usage."""
+import contextlib
 import dataclasses
+import io
 import os
 import re
 import secrets
@@ -43,7 +45,8 @@ def label_ok(label):
     """The runtime's label rule (loop_spec.h), asked of the library when it
     loads; without it the ranks judge (a bad label is never read)."""
     try:
-        from capture_window import _spec
+        with contextlib.redirect_stderr(io.StringIO()):   # its line is for loops
+            from capture_window import _spec
     except ImportError:
         return True
     return not _spec.LIB or _spec.label_is_valid(label)
