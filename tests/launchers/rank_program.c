@@ -12,11 +12,14 @@
  * iteration until a signal has been handled (USR1: the runtime's
  * CAPTURE_WINDOW_SIGNAL handler) or ends the process (TERM). The signals
  * are blocked from before the line until sigsuspend, so one sent right
- * after the line is not lost. At the end it prints "done STEPS steps".
+ * after the line is not lost. With CW_GO_FILE=PATH set, HOLD waits instead
+ * until PATH exists (the watch cases: the test creates it once every rank
+ * read the request). At the end it prints "done STEPS steps".
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cw_test.h"
 
@@ -40,7 +43,11 @@ int main(int argc, char **argv) {
       sigprocmask(SIG_BLOCK, &block, &before);
       printf("reached step %ld\n", step);
       fflush(stdout);
-      if (hold) sigsuspend(&before);
+      const char *go = getenv("CW_GO_FILE");
+      if (hold && go)
+        while (access(go, F_OK) != 0) cw_sleep_us(10000);
+      else if (hold)
+        sigsuspend(&before);
       sigprocmask(SIG_SETMASK, &before, NULL);
     }
     cw_sleep_us(step_us);

@@ -10,7 +10,7 @@ plain:   an unmarked loop, for the zero edit
 Each iteration marks step@i (the test's mark library, CW_MARK_LIBRARY) and
 sleeps STEP_MS milliseconds; at ANNOUNCE it prints "reached step N", and
 with HOLD stays there until a signal ends it, or until its own SIGUSR1
-handler ran. With CW_OWN_USR1=1 it installs that handler before the loop,
+handler ran, or (CW_GO_FILE=PATH) until PATH exists. With CW_OWN_USR1=1 it installs that handler before the loop,
 as Lightning's SLURM requeue does, and says at the end how often it ran.
 With CW_GLOO=1 (torchrun) the ranks join a gloo process group and sum
 their step counts, as training ranks sum their gradients. At the end:
@@ -31,7 +31,8 @@ def step(i, announce, hold, step_s):
     _mark(b"step", i)
     if i == announce:
         print("reached step %d" % i, flush=True)
-        while hold and not own_handler_ran:
+        go = os.environ.get("CW_GO_FILE")
+        while hold and not own_handler_ran and not (go and os.path.exists(go)):
             time.sleep(0.01)
     time.sleep(step_s)
 
