@@ -11,7 +11,7 @@
       numbers differ, kernels on one side only, exact text and JSON
   diff_test.py programs CAPTURE_WINDOW_COMMAND TRAIN_CPU
       samples/train_cpu built with the plugin, run with CAPTURE_WINDOW_TIMES:
-      two plain runs are `same`, a run with TRAIN_EXTRA_WORK=30 is `slower`
+      two plain runs are `same`, a run with TRAIN_EXTRA_WORK=100 is `slower`
 """
 import json
 import os
@@ -246,23 +246,36 @@ def reports(cw):
 # ---- real runs --------------------------------------------------------------
 
 def programs(cw, train):
+    """Plain, plain again, then TRAIN_EXTRA_WORK=100 (the step about 1.75x):
+    `same`, then `slower`. Another process on the machine changes the
+    speed of 4 us steps between runs by up to 25 % (seen with a load of 13
+    on 2 cores): up to ATTEMPTS rounds, the first round that gives both
+    verdicts passes; a diff that always says one verdict fails them all."""
     with tempfile.TemporaryDirectory(prefix="cw-diff-runs-") as d:
         def run(name, **env):
             path = os.path.join(d, name)
             e = {k: v for k, v in os.environ.items() if not k.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
             e.update(env, CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path)
-            p = subprocess.run([train, "3000"], env=e, capture_output=True, text=True, timeout=120)
+            p = subprocess.run([train, "20000"], env=e, capture_output=True, text=True, timeout=120)
             return path, p.stdout
-        runs = [run("plain1"), run("plain2"), run("extra", TRAIN_EXTRA_WORK="30")]
-        expect("the knob leaves the output alone", len({out for _, out in runs}), 1)
-        plain1, plain2, extra = (path for path, _ in runs)
-        verdicts = []
-        for base, new in ((plain1, plain2), (plain1, extra)):
-            rc, out, err = diff(cw, "--json", base, new)
-            j = json.loads(out) if rc == 0 else {"steady": {}}
-            verdicts.append(j["steady"].get("verdict"))
-            print(f"  {os.path.basename(base)} -> {os.path.basename(new)}: {j['steady']}")
-        expect("two plain runs: same; TRAIN_EXTRA_WORK=30: slower", verdicts, ["same", "slower"])
+        for attempt in range(ATTEMPTS):
+            runs = [run("plain1"), run("plain2"), run("extra", TRAIN_EXTRA_WORK="100")]
+            outputs = {out for _, out in runs}
+            plain1, plain2, extra = (path for path, _ in runs)
+            verdicts = []
+            for base, new in ((plain1, plain2), (plain1, extra)):
+                rc, out, err = diff(cw, "--json", base, new)
+                j = json.loads(out) if rc == 0 else {"steady": {}}
+                verdicts.append(j["steady"].get("verdict"))
+                print(f"  round {attempt + 1}: {os.path.basename(base)} -> {os.path.basename(new)}: "
+                      f"{j['steady']}")
+            if verdicts == ["same", "slower"]:
+                break
+        expect("the knob leaves the output alone", len(outputs), 1)
+        expect("two plain runs: same; TRAIN_EXTRA_WORK=100: slower", verdicts, ["same", "slower"])
+
+
+ATTEMPTS = 3
 
 
 if __name__ == "__main__":
