@@ -18,10 +18,10 @@ import tempfile
 from dataclasses import asdict
 
 from .analysis import analyse, events_of
-from .common import ME, Usage, duration, option_value, plural
+from .common import ME, Usage, duration, durations, option_value, plural
 from .planranks import WHY, across_json, across_lines, across_ranks, file_lines
 from .plot import plot
-from .steady import SHAPE_MIN, STEADY_SPREAD, durations
+from .steady import SHAPE_MIN, STEADY_SPREAD
 from .steptimes import NotStepTimes, read_times, step_files
 from .suggest import shown, suggestions
 
@@ -158,7 +158,9 @@ CAPTURE_WINDOW value and its nsys command for each (docs/where-to-cut.md).
 
   --from PATH...   read step-time files: several files (the per-process
                    files of one run), a folder (the step-time files in
-                   it) or a quoted glob; may be repeated
+                   it) or a quoted glob; may be repeated. With several,
+                   each file is named (why one holds no step) and each
+                   loop compared across the ranks
   --json           one JSON object instead of the text report
   --plot FILE      also draw the step times (.png or .svg; needs matplotlib)
   --count N        steps per suggested steady window (default 3)

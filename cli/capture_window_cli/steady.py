@@ -132,14 +132,3 @@ def shortest_holding(index, positions, level, kinds):
         prev = p
     return best
 
-
-def durations(values):
-    """Durations in the unit of the largest, each by the rule of duration():
-    '6.00, 9.00, 14.0, 21.0 ms'."""
-    unit, scale = next(((u, f) for u, f in (("s", 1e9), ("ms", 1e6), ("us", 1e3))
-                        if max(values) >= f * 0.9995), ("ns", 1))
-
-    def number(v):
-        x = v / scale
-        return f"{x:.{0 if x >= 99.95 or unit == 'ns' else 1 if x >= 9.995 else 2}f}"
-    return ", ".join(map(number, values)) + f" {unit}"

@@ -132,7 +132,7 @@ class FileReader:
         version = line[len(HEADER):].strip()
         if version not in VERSIONS:
             self.fail(n, f"step-times format version '{version.decode(errors='replace')}' "
-                         "is not known (this plan reads versions 1 and 2)")
+                         "is not known (capture-window reads versions 1 and 2)")
         return int(version)
 
     def line(self, n, line):

@@ -162,6 +162,19 @@ def main():
             else:
                 print(f"PASS: profile --auto: {name} keeps -c cudaProfilerApi")
         case("profile --auto without '--'", 2, [], ["profile", "--auto", TRAIN])
+        # The step-time reader's words come with the verb that read (issue 44 item 6).
+        bad = os.path.abspath("notes.steps")
+        with open(bad, "w") as f:
+            f.write("notes\n")
+        got = run(["profile", "--auto", "--from", bad, "--", TRAIN], {})
+        want = (2, [], f"capture-window: profile --auto: {bad}:1: not a step-times file: its first "
+                       "line is not '# capture-window step times VERSION'\n", [])
+        if got[:4] != want:
+            failures.append("profile --auto: --from a file that is not step times")
+            print(f"FAIL: profile --auto: --from a file that is not step times: {got[:4]!r}, "
+                  f"expected {want!r}")
+        else:
+            print("PASS: profile --auto: --from a file that is not step times, in its own words")
         case("profile --auto: a program without step times", 1, [], ["profile", "--auto", "--", "true"],
              nsys=[])
     print(f"{len(failures)} failed" if failures else "all passed")

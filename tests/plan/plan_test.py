@@ -295,7 +295,7 @@ def reader_cases(cw, tmp):
             (head[:1] + ["loop 1 T1 step"], 2, "a loop line is 'loop ID T<THREAD> LABEL FILE:LINE'"),
             (head[:2] + ["loop 1 T8 step a.c:1"], 3, "loop 1 is defined twice"),
             (["# capture-window step times 3"] + head[1:], 1,
-             "step-times format version '3' is not known (this plan reads versions 1 and 2)"),
+             "step-times format version '3' is not known (capture-window reads versions 1 and 2)"),
             (head[1:], 1, "not a step-times file: its first line is not "
                           "'# capture-window step times VERSION'")]:
         with open(f, "w") as out:
