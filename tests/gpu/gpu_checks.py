@@ -6,7 +6,7 @@ the programs were built here (scripts/build.sh builds them):
 
     python3 tests/gpu/gpu_checks.py [--build build] [--nsys nsys] [--out DIR]
                                     [--ncu ncu] [--parts static,shared,samples,sizes,cli,ranks,ncu,cut,judge,
-                                            teardown,teardown-nsys,signals,watch]
+                                            teardown,teardown-nsys,signals,watch,diff]
 
 Every check profiles a program built by nvcc with the GCC plugin, exports the
 report with `nsys export --type sqlite` and compares the kernels (told apart
@@ -20,6 +20,7 @@ default /usr/local/cuda/bin/ncu) and reads each report's kernels back.
 Part judge (judge.py): plan, spike, check and ncu on a job whose periodic
 events coincide. Parts teardown, teardown-nsys, signals and watch
 (teardown.py): a launcher's SIGTERM and on-demand requests under nsys.
+Part diff (diff_gpu.py): `capture-window diff` on real reports.
 """
 import argparse
 import csv
@@ -35,6 +36,7 @@ import sys
 sys.dont_write_bytecode = True   # no __pycache__ beside the sources
 import judge  # noqa: E402
 import teardown  # noqa: E402
+import diff_gpu  # noqa: E402
 
 NVTX_PUSH_POP_RANGE = 59  # NVTX_EVENTS.eventType of push/pop ranges
 
@@ -556,7 +558,8 @@ def main():
     parser.add_argument("--out", default="gpu-reports")
     parser.add_argument("--ncu", default="/usr/local/cuda/bin/ncu"
                         if os.path.exists("/usr/local/cuda/bin/ncu") else "ncu")
-    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks,ncu,cut,judge",
+    parser.add_argument("--parts", default="static,shared,samples,sizes,cli,ranks,ncu,cut,judge,"
+                        "teardown,teardown-nsys,signals,watch,diff",
                         help="comma list of the parts to run (all by default)")
     opts = parser.parse_args()
     opts.stats_done = False
@@ -586,6 +589,8 @@ def main():
         if part in parts:
             check = getattr(teardown, "check_" + part.replace("-", "_"))
             check(sys.modules[__name__], opts, f"{build}/tests/gpu/steps_cuda")
+    if "diff" in parts:
+        diff_gpu.check_diff(sys.modules[__name__], opts, f"{build}/samples/train_cuda")
     with open(os.path.join(opts.out, "measurements.txt"), "w") as f:
         f.write("\n".join(notes) + "\n")
     print(f"{results['passed']} passed, {results['failed']} failed")

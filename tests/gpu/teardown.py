@@ -129,6 +129,9 @@ def check_teardown(g, opts, exe):
             and closed[0] == 200 and closed[1] > 200, text[-2000:])
     found = job.report_steps()
     g.check("teardown: nsys wrote a report", found is not None, text[-2000:])
+    if found:
+        g.note(f"teardown: report of SIGTERM to the program: {len(found[0])} kernels, "
+               f"{len(found[1])} step ranges, window range {found[2]}")
     if found and closed:
         kernel_steps, range_steps, window_range = found
         want = list(range(200, closed[1] + 1))
