@@ -6,8 +6,8 @@ API (check and diff use it; keep it stable):
   compare_ranks(results, label) -> RankComparison, or None for fewer than
       two processes; RESULTS: check's result objects (report, pids, steps)
   RankComparison.ranks [Rank(rank, pid, reports, steps)], .groups
-      {steps captured: [rank]} in rank order, .same_steps, .nccl (lines,
-      JSON) or None
+      {steps captured: [rank]} in rank order, .same_steps, .nccl
+      (straggler.NcclWaits) or None
   rank_lines(comparison, label), rank_json(comparison, label): the edge
   rank_of(reports), who(ranks): a process's rank and ranks in words
 """
@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 from .common import ME, and_list, spans
 from .export import sqlite_of
-from .straggler import nccl_waits
+from .straggler import nccl_json, nccl_lines, nccl_waits
 
 
 @dataclass
@@ -33,7 +33,7 @@ class Rank:
 class RankComparison:
     ranks: list        # [Rank], in the order of their first report
     groups: dict       # {tuple of steps: [rank]}: ranks that captured the same steps
-    nccl: tuple        # straggler.nccl_waits: (lines, JSON), or None
+    nccl: object       # straggler.NcclWaits, or None
 
     @property
     def same_steps(self):
@@ -78,7 +78,7 @@ def compare_ranks(results, label):
     for r in ranks:
         groups.setdefault(tuple(r.steps), []).append(r.rank)
     # which rank the others waited for at the collectives
-    waits = nccl_waits([(r.rank, [sqlite_of(p) for p in r.reports]) for r in ranks], label, who)
+    waits = nccl_waits([(r.rank, [sqlite_of(p) for p in r.reports]) for r in ranks], label)
     return RankComparison(ranks, groups, waits)
 
 
@@ -97,7 +97,7 @@ def rank_lines(c, label):
     lines = [f"{ME}: {who([r.rank])} ({', '.join(r.reports)}): {label}#{spans(r.steps)}"
              for r in c.ranks]
     lines.append(f"{ME}: {verdict(c, label)}")
-    return lines + (c.nccl[0] if c.nccl else [])
+    return lines + (nccl_lines(c.nccl, label, who) if c.nccl else [])
 
 
 def rank_json(c, label):
@@ -105,5 +105,5 @@ def rank_json(c, label):
     found = {"ranks": [asdict(r) for r in c.ranks], "same_steps": c.same_steps,
              "verdict": verdict(c, label)}
     if c.nccl:
-        found["nccl"] = c.nccl[1]
+        found["nccl"] = nccl_json(c.nccl, label, who)
     return found

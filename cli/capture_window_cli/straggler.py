@@ -16,6 +16,7 @@ a collective's kernels (tens of us) and below a straggler worth a look.
 import collections
 import re
 import sqlite3
+from dataclasses import dataclass
 
 from .common import ME, spans, and_list
 from .trace import NVTX_PUSH_POP_RANGE, pid_sql
@@ -96,7 +97,8 @@ def step_line(label, s, who):
 
 
 def verdict_lines(label, steps, kind, who):
-    """Who arrived last at which steps' collectives, or that the ranks were even."""
+    """Who arrived last at which steps' collectives, or that the ranks were
+    even: the verdict's sentences."""
     every = [s["step"] for s in steps]
     groups = collections.OrderedDict()
     for s in steps:
@@ -111,22 +113,30 @@ def verdict_lines(label, steps, kind, who):
         waited = sum(s["waited_ns"] for s in group) / len(group)
         step_ns = sum(s["step_ns"] for s in group) / len(group)
         together = " together" if len(last) > 1 else ""
-        lines.append(f"{ME}: {who(list(last))} arrived last{together} at {where}: the others waited "
+        lines.append(f"{who(list(last))} arrived last{together} at {where}: the others waited "
                      f"{ms(waited)} of each {ms(step_ns)} step")
     even = groups.get((), [])
     spread = ms(max(s["spread_ns"] for s in even)) if even else ""
     if len(even) == len(steps):
-        lines.append(f"{ME}: ranks even at every {kind} ({label}#{spans(every)}): "
+        lines.append(f"ranks even at every {kind} ({label}#{spans(every)}): "
                      f"NCCL kernel times differ by at most {spread} a step")
     elif even:
-        lines.append(f"{ME}: ranks even at the {kind}s of {label}#{and_list([s['step'] for s in even])}")
+        lines.append(f"ranks even at the {kind}s of {label}#{and_list([s['step'] for s in even])}")
     return lines
 
 
-def nccl_waits(ranks, label, who):
-    """RANKS: (rank, its reports' SQLite exports) of every process. Lines per
-    step and the verdict, and the --json object; None without NCCL kernels
-    in the steps every rank captured."""
+@dataclass
+class NcclWaits:
+    """Per step every rank captured with NCCL kernels in it: judge_step's
+    {step, step_ns, nccl_ns, last, waited_ns, spread_ns}; COLLECTIVE: the
+    kind of their kernels ('all-reduce'), or 'collective' for several."""
+    collective: str
+    steps: list
+
+
+def nccl_waits(ranks, label):
+    """RANKS: (rank, its reports' SQLite exports) of every process ->
+    NcclWaits; None without NCCL kernels in the steps every rank captured."""
     read = [(rank, rank_steps(paths, label)) for rank, paths in ranks]
     common = set.intersection(*(set(host) for _, (host, _, _) in read))
     steps = sorted(i for i in common if any(nccl[i] for _, (_, nccl, _) in read))
@@ -139,6 +149,15 @@ def nccl_waits(ranks, label, who):
         hosts = sorted(host[i] for _, (host, _, _) in read)
         judged.append(judge_step(i, {rank: nccl[i] for rank, (_, nccl, _) in read},
                                  hosts[len(hosts) // 2]))
-    verdicts = verdict_lines(label, judged, kind, who)
-    return ([step_line(label, s, who) for s in judged] + verdicts,
-            {"collective": kind, "steps": judged, "verdict": [v[len(ME) + 2:] for v in verdicts]})
+    return NcclWaits(kind, judged)
+
+
+def nccl_lines(w, label, who):
+    """check's lines: one per step, then the verdict (WHO: ranks in words)."""
+    return ([step_line(label, s, who) for s in w.steps] +
+            [f"{ME}: {v}" for v in verdict_lines(label, w.steps, w.collective, who)])
+
+
+def nccl_json(w, label, who):
+    return {"collective": w.collective, "steps": w.steps,
+            "verdict": verdict_lines(label, w.steps, w.collective, who)}
