@@ -87,7 +87,16 @@ CASES = {
     "torchrun.watch_c": ("torchrun", "c", 2, {}, "watch", at(WATCH_AT)),
     "torchrun.watch_loop": ("torchrun", "loop", 2, {}, "watch", at(WATCH_AT)),
     "torchrun.watch_zero_edit": ("torchrun", "zero_edit", 2, {}, "watch", at(WATCH_AT)),
+    # Teardown: every rank holds in step 11 of its window 10-12 when the
+    # launcher stops the job with SIGTERM; the window closes there (step
+    # 11's range ends, the window's is popped, the profiler stops).
+    "srun.scancel_term": ("srun", "c", 4, {}, "scancel-term", pragma),
+    "sbatch.scancel_term": ("sbatch", "loop", 4, {}, "scancel-term", pragma),
+    "mpirun.kill_term": ("mpirun", "zero_edit", 4, {}, "kill-term", pragma),
+    "torchrun.kill_term": ("torchrun", "c", 2, {}, "kill-term", pragma),
 }
+TEARDOWN = ("scancel-term", "kill-term")
+TEARDOWN_STEP = 11
 HOLD_STEP = 5
 OWN_HANDLER_WARNING = (
     "capture_window: CAPTURE_WINDOW_SIGNAL: the program already handles SIGUSR1; its handler "
@@ -136,7 +145,11 @@ class Job:
 
     def act(self, action):
         """What the case does to the running job."""
-        if action == "scancel-usr1":
+        if action == "scancel-term":
+            self.slurm.run(["scancel", self.slurm_job()], check=True)
+        elif action == "kill-term":
+            self.proc.send_signal(signal.SIGTERM)
+        elif action == "scancel-usr1":
             self.slurm.run(["scancel", "--signal=USR1", self.slurm_job()], check=True)
         elif action == "scancel-batch-usr1":
             self.slurm.run(["scancel", "--batch", "--signal=USR1", self.job], check=True)
@@ -207,10 +220,15 @@ class Trigger:
         return [] if got == want else ["trigger --wait: %r, expected %r" % (got, want)]
 
 
+def hold_step(action):
+    return TEARDOWN_STEP if action in TEARDOWN else HOLD_STEP
+
+
 def rank_argv(a, program, action):
     """The program and its arguments, as every rank runs it: it holds in
-    step HOLD_STEP when the case acts on the running job."""
-    hold = [str(HOLD_STEP), "hold"] if action else []
+    step HOLD_STEP when the case acts on the running job (TEARDOWN_STEP
+    when it stops it)."""
+    hold = [str(hold_step(action)), "hold"] if action else []
     if program == "c":
         return [a.program, str(STEPS), str(STEP_US)] + hold
     script = os.path.join(here, "rank_program.py")
@@ -224,7 +242,11 @@ def rank_argv(a, program, action):
 
 def launch_argv(launcher, ranks, argv, work):
     root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
-    mpirun = ["mpirun", "--oversubscribe"] + root + ["-np", str(ranks)]
+    # mpirun sends SIGKILL 1 s after the SIGTERM it forwards
+    # (odls_base_sigkill_timeout); on a busy machine a rank may not have run
+    # its handler by then.
+    mpirun = ["mpirun", "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "3"] + root + [
+        "-np", str(ranks)]
     if launcher == "srun":
         return ["srun", "-n", str(ranks)] + argv
     if launcher == "mpirun":
@@ -288,7 +310,7 @@ def run_case(a, name, slurm):
               else None)
     problems = []
     if action:
-        job.wait_for_lines(ranks, "reached step %d" % HOLD_STEP)
+        job.wait_for_lines(ranks, "reached step %d" % hold_step(action))
     if action == "watch":
         trigger = Trigger(a, env, ranks)
     elif action:
@@ -296,19 +318,21 @@ def run_case(a, name, slurm):
     code, lines, err = job.finish()
     if action == "watch":
         problems += trigger.finish()
-    if code != 0:
+    stopped = action in TEARDOWN
+    if (code != 0) != stopped:
         problems.append("the job ended with %d: %s" % (code, err))
     said = sorted(line for line in lines if line.startswith(("done ", "own ")))
-    if said != expected_output(program, case_vars, ranks):
-        problems.append("the ranks printed %r, expected %r" % (
-            said, expected_output(program, case_vars, ranks)))
+    want = [] if stopped else expected_output(program, case_vars, ranks)
+    if said != want:
+        problems.append("the ranks printed %r, expected %r" % (said, want))
     warned = [line for line in err.splitlines() if "CAPTURE_WINDOW_SIGNAL" in line]
     if warned != [OWN_HANDLER_WARNING] * ranks * ("CW_OWN_USR1" in case_vars):
         problems.append("the runtime's warnings about SIGUSR1: %r" % warned)
-    held, more = check_trace.check_rank_records(records, ranks, STEPS, window_of)
+    steps = TEARDOWN_STEP + 1 if stopped else STEPS
+    held, more = check_trace.check_rank_records(records, ranks, steps, window_of)
     problems += more
     print("each rank's window held steps: %s" % held)
-    problems += check_step_files(work, ranks, window_of)
+    problems += check_step_files(work, ranks, window_of, steps, every=stopped)
     for p in problems:
         print("FAIL: " + p)
     return 1 if problems else 0
@@ -324,10 +348,12 @@ def expected_output(program, case_vars, ranks):
     return sorted((own + ran + ["done %d steps, %d in the job" % (STEPS, total)]) * ranks)
 
 
-def check_step_files(work, ranks, window_of):
+def check_step_files(work, ranks, window_of, steps, every):
     """CAPTURE_WINDOW_TIMES=WORK/steps.%r: each active rank (one with a
     window) wrote its own file, of one loop whose steps rise one by one;
-    an unselected rank wrote none. (Not yet that it holds every step: with
+    an unselected rank wrote none. With EVERY (a job stopped by SIGTERM:
+    the runtime writes its buffers before the process dies), every step
+    up to the signal. (Not yet every step of a run that ends normally: with
     an NVTX tool attached the runtime drops the steps it does not time for
     the exit self-check, e.g. 14-23 of a window 10-12.)"""
     want = {"steps.%d" % r for r in range(ranks) if window_of(r)}
@@ -338,9 +364,11 @@ def check_step_files(work, ranks, window_of):
         indexes = [list(loop["index"]) for loop in loops]
         print("%s: steps %s" % (name, ", ".join("%d-%d" % (i[0], i[-1]) for i in indexes if i)))
         if len(indexes) != 1 or not indexes[0] or indexes[0] != list(
-                range(indexes[0][0], indexes[0][-1] + 1)) or indexes[0][-1] >= STEPS:
+                range(indexes[0][0], indexes[0][-1] + 1)) or indexes[0][-1] >= steps:
             problems.append("%s holds the steps %s, expected one loop's steps, one by one" % (
                 name, indexes))
+        elif every and indexes != [list(range(steps))]:
+            problems.append("%s holds the steps %s, expected 0-%d" % (name, indexes, steps - 1))
     return problems
 
 

@@ -786,13 +786,15 @@ def parse_windows(specs):
 def one_window(steps, window, label="step"):
     """The notation of one thread's loop of STEPS iterations, marked by the
     program, with one window (START, COUNT), or None: marks only (an
-    unselected rank, capture off)."""
+    unselected rank, capture off). A window that would run past the last
+    step closes after it (the loop was left there, or a signal ended it)."""
     if window is None:
         return ".%s@0..%d" % (label, steps - 1)
     start, count = window
+    last = min(start + count, steps) - 1
     before = "%s#0..%d(.) " % (label, start - 1) if start > 0 else ""
-    after = " %s#%d..%d(.)" % (label, start + count, steps - 1) if start + count < steps else ""
-    return "%sS %s[ %s#%d..%d(.) ] E%s" % (before, label, label, start, start + count - 1, after)
+    after = " %s#%d..%d(.)" % (label, last + 1, steps - 1) if last + 1 < steps else ""
+    return "%sS %s[ %s#%d..%d(.) ] E%s" % (before, label, label, start, last, after)
 
 
 def held_steps(record_text, label="step"):
