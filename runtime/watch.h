@@ -28,7 +28,10 @@
  * the loop thread's load comes before the watcher's increment, its stores
  * come before the watcher's stores of 0, which then stand; if after, the
  * loop thread sees the new generation. Either way the next iteration
- * calls the runtime.
+ * calls the runtime. The emitted code reads attention_at with a plain
+ * load, as before: an aligned 8-byte load is single-copy atomic on the
+ * 64-bit targets; on a 32-bit one a torn read can only make one iteration
+ * call the runtime early or late, and the next read is whole.
  */
 #ifndef CW_WATCH_H
 #define CW_WATCH_H
