@@ -21,14 +21,16 @@ and verdict):
   ranges    the program's own NVTX ranges nested in the steps, by name
             (digits folded: `layer 3` is `layer N`), the same way
 A kernel `slower` while the steps' kernels stayed the same (the same
-names, as many of each a step) is flagged (same_kernels and Name.flagged):
-the kernel itself got slower, not the step's shape.
+names, as many of each, in every step of both sides) is flagged
+(same_kernels and Name.flagged: samekernels.py's rule, which check uses
+within one report): the kernel itself got slower, not the step's shape.
 """
 import collections
 import re
 from dataclasses import dataclass, field
 
-from .change import Change, compare, median_of
+from .change import MIN_CHANGE, Change, compare, median_of
+from .samekernels import instances, pattern, same_kernels
 
 FOLD = re.compile(r"[0-9]+")
 
@@ -72,24 +74,10 @@ def steps_of(traces):
             if s.end is not None]
 
 
-def pattern(step):
-    return frozenset(step.names.items())
-
-
 def steady(steps):
     """The steps whose kernels are the commonest pattern."""
     common = collections.Counter(map(pattern, steps)).most_common(1)
     return [s for s in steps if common and pattern(s) == common[0][0]]
-
-
-def instances(steps, of):
-    """{name: [[ns of its instances in step 1], [... step 2], ...]} over
-    STEPS; OF(step) -> [(name, ns)]."""
-    out = collections.defaultdict(lambda: [[] for _ in steps])
-    for k, s in enumerate(steps):
-        for name, ns in of(s):
-            out[name][k].append(ns)
-    return out
 
 
 def own_ranges(step):
@@ -107,8 +95,8 @@ def compare_names(base, new, of, short, same):
                 setattr(d, f"{side}_step_ns", sum(map(sum, per[name])) / len(steps))
                 setattr(d, f"{side}_ns", median_of([ns for step in per[name] for ns in step]))
         if name in b and name in n:
-            d.change = compare(b[name], n[name])
-            d.flagged = same and d.change.verdict == "slower"
+            d.change = compare(b[name], n[name], MIN_CHANGE)
+            d.flagged = same and d.change.verdict == "slower"   # samekernels' rule
         found.append(d)
     found.sort(key=lambda d: (-d.moved(), d.name))
     return found
@@ -122,7 +110,7 @@ def reports_diff(base, new, label):
     short = {}
     for t in base + new:
         short.update(t.short)
-    same = bool(bs) and {pattern(s) for s in bs} == {pattern(s) for s in ns}
+    same = same_kernels(bs, ns)
     return ReportsDiff(
         label=label, steps=(sorted({s.index for s in bs}), sorted({s.index for s in ns})),
         aligned=aligned, step=compare([[s.took() for s in bs]], [[s.took() for s in ns]]),

@@ -5,7 +5,7 @@ findings (dataclasses); the verdict's words and the --json objects are
 made from the findings here, at the edge, for check and profile --auto.
 
 API (check, profile --auto and diff use it; keep it stable):
-  analyse(trace) -> Findings(threads, odd, host, short)
+  analyse(trace) -> Findings(threads, odd, host, short, slower)
   odd_steps(trace) -> [OddThread(thread, norm, odd)], one per thread whose
       steps differ; norm and each of odd a Pattern(steps, kernels, graphs,
       names, ranges, slower): steps alike in their kernels, graphs and own
@@ -14,6 +14,9 @@ API (check, profile --auto and diff use it; keep it stable):
       kernels they spent much longer on than the norm's steps)
   host_work(trace) -> [HostWork], the slowest step of each thread when it
       took HOST_RATIO times the others with the same work
+  slower_steps(trace) -> [SlowerStep(thread, step, others, kernels)], the
+      steps that launched the same kernels as their thread's other steps
+      but ran some slower (samekernels.py's rule, the one diff flags by)
   odd_phrases(findings, label), host_phrases(findings, label, hint=True):
       check's words, one per thread; odd_json, HostWork.to_json: --json
 """
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 from .common import and_list, commas, duration, duration_range, plural, spans
 from .differ import calls_in, differing, phrase, totals
 from .rule import median
+from .samekernels import STEP_MIN_CHANGE, slower_kernels, waits
 from .trace import tid_of
 
 # A step of an aimed window that did the same work as its thread's other
@@ -78,15 +82,45 @@ class HostWork:
 
 
 @dataclass
+class SlowerStep:
+    """A step that launched the same kernels as its thread's other steps
+    (OTHERS) but ran KERNELS slower: [(name, change.Change)]."""
+    thread: int
+    step: int
+    others: list
+    kernels: list
+
+
+@dataclass
 class Findings:
     threads: int       # threads with steps
     odd: list          # [OddThread]
     host: list         # [HostWork]
     short: dict        # {kernel name: short name}, for the words
+    slower: list = field(default_factory=list)   # [SlowerStep]
 
 
 def analyse(trace):
-    return Findings(len(trace.by_thread), odd_steps(trace), host_work(trace), trace.short)
+    return Findings(len(trace.by_thread), odd_steps(trace), host_work(trace), trace.short,
+                    slower_steps(trace))
+
+
+def slower_steps(trace):
+    """Each step of a thread of 3 steps or more against the thread's other
+    steps: [SlowerStep] where they all launched the same kernels and this
+    one ran some STEP_MIN_CHANGE slower or more, beyond noise; not the
+    communication kernels, whose time is the wait for the other ranks
+    (straggler.py's subject)."""
+    found = []
+    for gtid in sorted(trace.by_thread):
+        steps = [s for s in trace.by_thread[gtid] if s.end is not None]
+        for s in steps if len(steps) >= 3 else ():
+            others = [o for o in steps if o is not s]
+            kernels = [(name, c) for name, c in slower_kernels([s], others, STEP_MIN_CHANGE)
+                       if not waits(trace.short.get(name, name))]
+            if kernels:
+                found.append(SlowerStep(tid_of(gtid), s.index, [o.index for o in others], kernels))
+    return found
 
 
 # ---- the odd step -----------------------------------------------------------
@@ -221,6 +255,21 @@ def odd_phrase(t, label, short, threads):
 def odd_phrases(findings, label):
     """The verdict's words for the odd steps: one phrase per thread."""
     return [odd_phrase(t, label, findings.short, findings.threads) for t in findings.odd]
+
+
+def slower_phrases(findings, label):
+    """The verdict's words for the steps that ran a kernel slower: 'step#31
+    launched the same kernels as steps 30 and 32 but ran Kernel2 +20.0%
+    slower (95% interval +19.5% to +20.4%)'."""
+    out = []
+    for t in findings.slower:
+        who = f"thread {t.thread}: " if findings.threads > 1 else ""
+        kernels = and_words([f"{findings.short.get(name, name)} {100 * c.change:+.1f}% slower "
+                             f"(95% interval {100 * c.low:+.1f}% to {100 * c.high:+.1f}%)"
+                             for name, c in t.kernels[:3]])
+        out.append(f"{who}{label}#{t.step} launched the same kernels as step"
+                   f"{'s' * (len(t.others) > 1)} {and_list(t.others)} but ran {kernels}")
+    return out
 
 
 def names_own_ranges(findings):

@@ -480,6 +480,19 @@ def kernel_time(r):
                 main.call("cudaStreamSynchronize_v3020")
 
 
+def kernel_slower(r):
+    """kernel_time's steps 30-32 with the same kernels each (2 forward, 2
+    backward of 2 us); step 31's backward kernels take 3 us (issue 42: a
+    kernel slower among the same kernels)."""
+    main = r.thread(101)
+    with main.range("step", registered=True):
+        for i in range(30, 33):
+            with main.range(f"step#{i}"):
+                main.launch(FORWARD, 2, 2000)
+                main.launch(BACKWARD, 2, 3000 if i == 31 else 2000)
+                main.call("cudaStreamSynchronize_v3020")
+
+
 def host_calls(r, checkpoint=True):
     """host_step traced with -t osrt: every step waits in ioctl for 5 us (the
     synchronize); step 30 writes its checkpoint: open 20 us, 8 writes of
@@ -529,7 +542,7 @@ FIXTURES = {"window": window, "threads": threads, "nokernels": nokernels, "four"
             "aimed_missed": aimed_missed, "checkpoint": checkpoint, "coinciding": coinciding,
             "host_step": host_step, "host_steady": host_steady, "host_gap": host_gap,
             "host_noise": host_noise, "graph_whole": graph_whole, "graph_nokernels": graph_nokernels,
-            "graph_eval": graph_eval, "own_capture": own_capture, "no_window": no_window, "kernel_time": kernel_time, "host_calls": host_calls,
+            "graph_eval": graph_eval, "own_capture": own_capture, "no_window": no_window, "kernel_time": kernel_time, "kernel_slower": kernel_slower, "host_calls": host_calls,
             "host_calls_quiet": host_calls_quiet, "host_gap_calls": host_gap_calls}
 
 

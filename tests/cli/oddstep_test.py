@@ -34,6 +34,11 @@ def kernel_cases():
                     "others_count": 2},
                    {"name": cli_test.FILL, "ns": 6000, "count": 3, "others_ns": 0, "others_count": 0},
                    {"name": "tag(int *)", "ns": 2000, "count": 1, "others_ns": 0, "others_count": 0}]}]))
+    report("kernel_slower", "kslower.nsys-rep", 9_000)
+    case("a step with the same kernels, one of them slower, named (diff's rule, issue 42)", 1,
+         ["kslower.nsys-rep: step#31 launched the same kernels as steps 30 and 32 but ran backward "
+          "+50.0% slower (95% interval +50.0% to +50.0%): not steady state"],
+         ["check", "kslower.nsys-rep"])
     report("host_step", "same.nsys-rep", 90_000)
     status, got = checked("same.nsys-rep")
     case_value("odd step --json: no odd kernels when the work is alike", (status, got["odd_kernels"]),
