@@ -31,10 +31,15 @@ def expect(name, got, want):
         print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
 
 
-def diff(cw, *args, **env):
+def environ(**extra):
+    """This environment less the runtime's and the samples' variables, plus EXTRA."""
     e = {k: v for k, v in os.environ.items() if not k.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
-    e.update(env)
-    p = subprocess.run([cw, "diff", *args], env=e, capture_output=True, text=True, timeout=120)
+    e.update(extra)
+    return e
+
+
+def diff(cw, *args):
+    p = subprocess.run([cw, "diff", *args], env=environ(), capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -254,9 +259,9 @@ def programs(cw, train):
     with tempfile.TemporaryDirectory(prefix="cw-diff-runs-") as d:
         def run(name, **env):
             path = os.path.join(d, name)
-            e = {k: v for k, v in os.environ.items() if not k.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
-            e.update(env, CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path)
-            p = subprocess.run([train, "20000"], env=e, capture_output=True, text=True, timeout=120)
+            p = subprocess.run([train, "20000"], env=environ(**env, CAPTURE_WINDOW="none",
+                                                             CAPTURE_WINDOW_TIMES=path),
+                               capture_output=True, text=True, timeout=120)
             return path, p.stdout
         for attempt in range(ATTEMPTS):
             runs = [run("plain1"), run("plain2"), run("extra", TRAIN_EXTRA_WORK="100")]
