@@ -6,7 +6,9 @@ default python3), each in a fresh venv, with no package index:
 - `pip install --no-index WHEEL` (the wheel `cmake --build` wrote): the
   package loads the library the wheel put beside it, with no variable set
   (its verbose lines, and the file the process mapped), and the venv's
-  `capture-window --help` prints what cli/capture-window prints;
+  `capture-window --help` prints what cli/capture-window prints, and
+  `python -m capture_window --help` ends on a manual that runs there
+  (`python -m pydoc capture_window`);
 - `pip install ./python` (the in-tree backend, python/make_wheel.py): the
   package alone, which loads CAPTURE_WINDOW_LIBRARY.
 
@@ -106,6 +108,27 @@ def marked_loop(folder, **env):
             % (p.returncode, p.stderr, "\n".join(WANT))), p.stdout.strip()
 
 
+MANUAL = "Manual: python -m pydoc capture_window (installed with the package)"
+
+
+def manual_runs(folder):
+    """`python -m capture_window --help` ends on a manual the wheel's user
+    has: the command it names runs in the venv and prints the package's
+    docs, loop() and steps() among them. None, or what went wrong."""
+    python = os.path.join(folder, "bin", "python")
+    p = run([python, "-m", "capture_window", "--help"], cwd=folder, env=clean_env())
+    if p.returncode or p.stdout.splitlines()[-1:] != [MANUAL]:
+        return "python -m capture_window --help: exit %d, last line %r, expected %r" % (
+            p.returncode, p.stdout.splitlines()[-1:], MANUAL)
+    p = run([python, "-m", "pydoc", "capture_window"], cwd=folder, env=clean_env())
+    if p.returncode or not p.stdout.startswith("Help on package capture_window:") or any(
+            f not in p.stdout for f in ("loop(iterable, start, count, label='step')",
+                                        "class steps(builtins.object)")):
+        return "python -m pydoc capture_window: exit %d, stdout:\n%s%s" % (
+            p.returncode, p.stdout, p.stderr)
+    return None
+
+
 def wheel_route(python, folder, wheel, help_text):
     problem = venv_with(python, folder, wheel)
     if problem:
@@ -121,7 +144,7 @@ def wheel_route(python, folder, wheel, help_text):
     if p.returncode or p.stdout != help_text:
         return "capture-window --help: exit %d, stdout:\n%s\nexpected:\n%s%s" % (
             p.returncode, p.stdout, help_text, p.stderr)
-    return None
+    return manual_runs(folder)
 
 
 def source_route(python, folder, source, runtime):
