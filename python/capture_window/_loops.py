@@ -3,6 +3,7 @@
 of a tree, before the run (_launch.py) and as modules compile
 (_zero_edit.py), with one text for each refusal."""
 import ast
+import os
 
 LOOPS = (ast.For, ast.AsyncFor, ast.While)    # async for: found, to say it cannot be marked
 ASYNC = "an async for loop cannot be marked"
@@ -71,6 +72,16 @@ def loop_on(tree, line):
         if isinstance(node, LOOPS) and node.lineno == line:
             return (None, ASYNC) if isinstance(node, ast.AsyncFor) else (node, None)
     return None, "no for or while loop starts on this line" + nearest(tree, line)
+
+
+def not_one_loop(qualname, loops, path):
+    """Why a FUNCTION spec marks no loop of the function QUALNAME at PATH,
+    whose outermost LOOPS are not one."""
+    if not loops:
+        return "%s holds no loop; name the loop by FILE:LINE" % qualname
+    return ("%s has %d outermost loops (lines %s); name the loop by FILE:LINE, e.g. --loop %s:%d"
+            % (qualname, len(loops), ", ".join(str(l.lineno) for l in loops),
+               os.path.basename(path), loops[0].lineno))
 
 
 def refusal(path, line, spec, why):

@@ -42,7 +42,8 @@ import threading
 
 from . import _marked, _runtime, _spec
 from ._iteration import IDLE, Entry
-from ._loops import ASYNC, enclosing_qualname, functions, loop_on, outermost_loops, refusal
+from ._loops import (ASYNC, enclosing_qualname, functions, loop_on, not_one_loop, outermost_loops,
+                     refusal)
 
 GLOBAL = "__capture_window__"     # the name the rewritten code calls through
 
@@ -165,13 +166,8 @@ class Marking:
             self.reached.add(n)
             loops = outermost_loops(fn)
             if len(loops) != 1:
-                print(refusal(path, fn.lineno, s, "%s %s; name the loop by FILE:LINE%s"
-                              % (qualname, "holds no loop" if not loops else
-                                 "has %d outermost loops (lines %s)"
-                                 % (len(loops), ", ".join(str(l.lineno) for l in loops)),
-                                 ", e.g. --loop %s:%d" % (os.path.basename(path),
-                                                          loops[0].lineno)
-                                 if loops else "")), file=sys.stderr)
+                print(refusal(path, fn.lineno, s, not_one_loop(qualname, loops, path)),
+                      file=sys.stderr)
             elif self.accept(n, s, loops[0], path):
                 yield Marker(s, loops[0], path, qualname)
 
