@@ -27,18 +27,25 @@ static int split_fields(char *copy, char *fields[MAX_FIELDS]) {
   return n;
 }
 
-/* A decimal integer in [MIN, MAX]. */
-static int parse_decimal(const char *s, long long min, long long max, long long *out) {
+const char *cw_number_parse_v1(const char *text, size_t length, const char *name, long long min,
+                               long long max, long long *out, char *buf, size_t size) {
   long long v = 0;
-  if (!*s) return 0;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9') return 0;
-    v = v * 10 + (*s - '0');
-    if (v > max) return 0;
+  size_t i = 0;
+  for (; i < length && text[i] >= '0' && text[i] <= '9'; i++) {
+    /* Checked before the multiplication: v * 10 may not fit a long long. */
+    if (v > (max - (text[i] - '0')) / 10) break;
+    v = v * 10 + (text[i] - '0');
   }
-  if (v < min) return 0;
-  *out = v;
-  return 1;
+  if (length && i == length && v >= min) {
+    *out = v;
+    return NULL;
+  }
+  if (max == CW_VALUE_MAX)
+    snprintf(buf, size, "%s must be a decimal number from %lld to 2^62", name ? name : "it", min);
+  else
+    snprintf(buf, size, "%s must be a decimal number from %lld to %lld", name ? name : "it", min,
+             max);
+  return buf;
 }
 
 static int is_ident_char(char c, int first) {
@@ -89,10 +96,11 @@ static const char *parse_window(char **fields, int n, struct cw_loop_window *w, 
                                 size_t size) {
   if (n == 0) return NULL;
   if (n == 1) return fail(buf, size, "START must be followed by :COUNT");
-  if (!parse_decimal(fields[0], 0, CW_VALUE_MAX, &w->start))
-    return fail(buf, size, "START must be a decimal number from 0 to 2^62");
-  if (!parse_decimal(fields[1], 1, CW_VALUE_MAX, &w->count))
-    return fail(buf, size, "COUNT must be a decimal number from 1 to 2^62");
+  if (cw_number_parse_v1(fields[0], strlen(fields[0]), "START", 0, CW_VALUE_MAX, &w->start, buf,
+                         size) ||
+      cw_number_parse_v1(fields[1], strlen(fields[1]), "COUNT", 1, CW_VALUE_MAX, &w->count, buf,
+                         size))
+    return buf;
   if (n == 3) {
     if (!cw_label_is_valid_v1(fields[2], strlen(fields[2])))
       return fail(buf, size, "LABEL must match [A-Za-z0-9_.-]{1,63}");
@@ -135,8 +143,8 @@ const char *cw_loop_spec_parse_v1(const char *spec, int language, struct cw_loop
   }
   if (n < 2) return fail(buf, size, "FILE must be followed by :LINE");
   if (n > 5) return fail(buf, size, "there are too many fields");
-  if (!parse_decimal(fields[1], 1, 0xffffffffLL, &line))
-    return fail(buf, size, "LINE must be a decimal number from 1");
+  if (cw_number_parse_v1(fields[1], strlen(fields[1]), "LINE", 1, 0xffffffffLL, &line, buf, size))
+    return buf;
   out->line = (unsigned)line;
   return parse_window(fields + 2, n - 2, &out->window, buf, size);
 }

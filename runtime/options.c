@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture_window/loop_spec.h"
 #include "capture_window/ranks.h"
 #include "capture_window/windows.h"
 #include "internal.h"
@@ -59,28 +60,17 @@ static bool bad(const char *fmt, ...) {
   return false;
 }
 
-/* A decimal integer in [min, 2^62] filling [s, end), no sign, no spaces;
-   `what` names it in the reason (COUNT, LINE, ...; NULL: the whole value,
-   which the message quotes already). */
+/* A decimal number in [min, 2^62] filling [s, end), by the loop spec
+   engine's number rule and words (capture_window/loop_spec.h); `what`
+   names it in the reason (COUNT, LINE, ...; NULL: the whole value, which
+   the message quotes already). */
 static bool parse_number(const char *what, const char *s, const char *end, long long min,
                          long long *out) {
-  int len = (int)(end - s);
-  long long v = 0;
-  if (s == end) return bad("%s is missing", what);
-  for (const char *c = s; c < end; c++) {
-    if (*c < '0' || *c > '9')
-      return what ? bad("%s '%.*s' is not a decimal number", what, len, s)
-                  : bad("not a decimal number");
-    /* Checked before the multiplication: v * 10 may not fit a long long. */
-    if (v > ((1LL << 62) - (*c - '0')) / 10)
-      return what ? bad("%s '%.*s' is larger than 2^62", what, len, s) : bad("larger than 2^62");
-    v = v * 10 + (*c - '0');
-  }
-  if (v < min)
-    return what ? bad("%s must be >= %lld, got %lld", what, min, v)
-                : bad("it must be >= %lld", min);
-  *out = v;
-  return true;
+  char why[128];
+  if (s == end && what) return bad("%s is missing", what);
+  if (!cw_number_parse_v1(s, (size_t)(end - s), what, min, CW_VALUE_MAX, out, why, sizeof why))
+    return true;
+  return what ? bad("%s, got '%.*s'", why, (int)(end - s), s) : bad("%s", why);
 }
 
 static bool parse_whole_number(const char *value, long long min, long long *out) {

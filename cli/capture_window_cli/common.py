@@ -199,12 +199,18 @@ def and_list(indexes):
 
 def parse_expect(spec):
     """START:COUNT (START may be "*": wherever the run starts it) -> (start, count)."""
-    m = re.fullmatch(r"(\*|[0-9]+):([0-9]+)", spec)
-    if not m:
+    from . import runtime   # it imports this module
+    start, colon, count = spec.partition(":")
+    if not colon:
         raise Usage(f"{ME}: --expect takes START:COUNT, got '{spec}'")
-    if int(m.group(2)) < 1:
-        raise Usage(f"{ME}: --expect COUNT must be >= 1, got '{spec}'")
-    return (None if m.group(1) == "*" else int(m.group(1))), int(m.group(2))
+    values = []
+    for name, text, low in (("START", start, 0), ("COUNT", count, 1)):
+        value, reason = (None, None) if name == "START" and text == "*" else \
+            runtime.number(name, text, low)
+        if reason:
+            raise Usage(f"{ME}: --expect {reason}, got '{spec}'")
+        values.append(value)
+    return tuple(values)
 
 
 def option_value(args, i, name):

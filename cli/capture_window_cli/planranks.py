@@ -110,7 +110,9 @@ def across_lines(across):
                       ", ".join(f"every {every} ({ratio:.1f}x)" for every, ratio in r.periods) or "none")
                      for r in across.rows]
     widths = [max(len(r[k]) for r in rows) for k in range(len(head) - 1)]
-    lines = [f"ranks of loop '{across.label}' ({across.place}): {plural(len(across.rows), 'file')}"]
+    files = len({r.source for r in across.rows})
+    threads = f", {plural(len(across.rows), 'thread')}" if len(across.rows) > files else ""
+    lines = [f"ranks of loop '{across.label}' ({across.place}): {plural(files, 'file')}{threads}"]
     lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
     differ = differ_words(across)
     lines.append("  " + ("; ".join(differ) if differ else

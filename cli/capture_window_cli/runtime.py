@@ -46,6 +46,11 @@ def library():
             lib.cw_rank_variable_v1.argtypes = [ctypes.c_int]
             lib.cw_windows_parse_v1.restype = ctypes.c_int
             lib.cw_windows_parse_v1.argtypes = [ctypes.c_char_p, ctypes.POINTER(Window), ctypes.c_int]
+            lib.cw_number_parse_v1.restype = ctypes.c_char_p
+            lib.cw_number_parse_v1.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                               ctypes.c_longlong, ctypes.c_longlong,
+                                               ctypes.POINTER(ctypes.c_longlong),
+                                               ctypes.c_char_p, ctypes.c_size_t]
         else:
             lib = None
         _lib.append(lib)
@@ -111,6 +116,23 @@ def occurrences(spec):
         if w.placed == AT_START:
             out += [(w.start + k * w.every, w.count) for k in range(w.times if w.every else 1)]
     return out
+
+
+def number(name, text, low):
+    """TEXT, the number NAME, by the runtime's one number rule
+    (cw_number_parse_v1: decimal digits from LOW to 2^62): (value, None),
+    or (None, its words "NAME must be a decimal number from LOW to 2^62").
+    Without the library: digits alone, unbounded (the bound is the
+    library's)."""
+    lib = library()
+    if not lib:
+        return (int(text), None) if text.isascii() and text.isdigit() and int(text) >= low else \
+            (None, f"{name} must be a decimal number from {low}")
+    out, buf = ctypes.c_longlong(), ctypes.create_string_buffer(128)
+    data = text.encode()
+    reason = lib.cw_number_parse_v1(data, len(data), name.encode(), low, 1 << 62,
+                                    ctypes.byref(out), buf, len(buf))
+    return (None, reason.decode()) if reason else (out.value, None)
 
 
 def rank_variable():

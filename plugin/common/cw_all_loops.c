@@ -4,29 +4,24 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A decimal integer in [MIN, CW_VALUE_MAX] filling [s, end). */
-static int parse_bounded(const char *s, const char *end, long long min, long long *out) {
-  long long v = 0;
-  if (s == end) return 0;
-  for (; s < end; s++) {
-    if (*s < '0' || *s > '9') return 0;
-    v = v * 10 + (*s - '0');
-    if (v > CW_VALUE_MAX) return 0;
-  }
-  if (v < min) return 0;
-  *out = v;
-  return 1;
-}
-
-int cw_parse_all_loops_value(const char *value, long long *start, long long *count) {
+const char *cw_parse_all_loops_value(const char *value, long long *start, long long *count,
+                                     char *buf, size_t size) {
+  const char *colon = value ? strchr(value, ':') : NULL;
   if (!value) {
     *start = CW_ALL_LOOPS_DEFAULT_START;
     *count = CW_ALL_LOOPS_DEFAULT_COUNT;
-    return 1;
+    return NULL;
   }
-  const char *colon = strchr(value, ':');
-  return colon && parse_bounded(value, colon, 0, start) &&
-         parse_bounded(colon + 1, colon + strlen(colon), 1, count);
+  if (!colon) {
+    snprintf(buf, size, "START must be followed by :COUNT");
+    return buf;
+  }
+  /* The engine's number rule and words (capture_window/loop_spec.h). */
+  if (cw_number_parse_v1(value, (size_t)(colon - value), "START", 0, CW_VALUE_MAX, start, buf,
+                         size))
+    return buf;
+  return cw_number_parse_v1(colon + 1, strlen(colon + 1), "COUNT", 1, CW_VALUE_MAX, count, buf,
+                            size);
 }
 
 /* C may stand in a label: the label rule (capture_window/loop_spec.h)

@@ -25,10 +25,12 @@ extern "C" {
 #define CW_ALL_LOOPS_DEFAULT_START 0
 #define CW_ALL_LOOPS_DEFAULT_COUNT 1
 
-/* Parse "START:COUNT" (decimal, START in [0, CW_VALUE_MAX], COUNT in
-   [1, CW_VALUE_MAX]).  NULL VALUE gives the default window.  Returns 1 and
-   fills *START, *COUNT, or 0 for a bad value. */
-int cw_parse_all_loops_value(const char *value, long long *start, long long *count);
+/* Parse "START:COUNT" (START from 0 and COUNT from 1 to CW_VALUE_MAX, by
+   the engine's number rule).  NULL VALUE gives the default window.
+   Returns NULL and fills *START, *COUNT, or the reason the value is bad,
+   written into BUF. */
+const char *cw_parse_all_loops_value(const char *value, long long *start, long long *count,
+                                     char *buf, size_t size);
 
 /* Write the label of a loop at LINE in FUNCTION (NULL or empty: "loop")
    into OUT, which holds CW_LABEL_MAX + 1 characters. */

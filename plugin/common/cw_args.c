@@ -97,10 +97,11 @@ int cw_args_add_loop(struct cw_options *o, const char *option, const char *sep, 
 /* all-loops[=START:COUNT]. */
 static int take_all_loops(struct cw_options *o, const char *plugin, const char *value,
                           cw_args_report report, void *context) {
-  char text[512];
-  if (cw_parse_all_loops_value(value, &o->all_loops_window.start, &o->all_loops_window.count))
+  char reason[128], text[768];
+  if (!cw_parse_all_loops_value(value, &o->all_loops_window.start, &o->all_loops_window.count,
+                                reason, sizeof reason))
     return o->all_loops = 1;
-  report(context, cw_format_bad_all_loops(text, sizeof text, plugin, value));
+  report(context, cw_format_bad_all_loops(text, sizeof text, plugin, value, reason));
   return 0;
 }
 

@@ -33,12 +33,12 @@ const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label)
   return buf;
 }
 
-const char *cw_format_bad_all_loops(char *buf, size_t size, const char *plugin, const char *value) {
+const char *cw_format_bad_all_loops(char *buf, size_t size, const char *plugin, const char *value,
+                                    const char *reason) {
   snprintf(buf, size,
-           "bad value '%s' for '-fplugin-arg-%s-all-loops' (expected "
-           "START:COUNT, START from 0 and COUNT from 1 to %lld, e.g. "
-           "'-fplugin-arg-%s-all-loops=0:1')",
-           value, plugin, CW_VALUE_MAX, plugin);
+           "bad value '%s' for '-fplugin-arg-%s-all-loops': %s (expected "
+           "START:COUNT, e.g. '-fplugin-arg-%s-all-loops=0:1')",
+           value, plugin, reason, plugin);
   return buf;
 }
 

@@ -35,8 +35,10 @@ const char *cw_message(enum cw_message_id id);
    body can be entered ... from outside" */
 const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label);
 
-/* "bad value 'VALUE' for '-fplugin-arg-PLUGIN-all-loops' (expected ...)" */
-const char *cw_format_bad_all_loops(char *buf, size_t size, const char *plugin, const char *value);
+/* "bad value 'VALUE' for '-fplugin-arg-PLUGIN-all-loops': REASON
+   (expected ...)" */
+const char *cw_format_bad_all_loops(char *buf, size_t size, const char *plugin, const char *value,
+                                    const char *reason);
 
 /* Zero-edit marking (capture_window/loop_spec.h).  GIVEN is the argument as the user
    wrote it: "-fplugin-arg-capture_window-loop=train.c:42", "--loop ...". */

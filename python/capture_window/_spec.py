@@ -60,6 +60,11 @@ def _bind(lib):
     lib.cw_label_is_valid_v1.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
     lib.cw_loop_spec_form_v1.restype = ctypes.c_char_p
     lib.cw_loop_spec_form_v1.argtypes = []
+    lib.cw_number_parse_v1.restype = ctypes.c_char_p
+    lib.cw_number_parse_v1.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                       ctypes.c_longlong, ctypes.c_longlong,
+                                       ctypes.POINTER(ctypes.c_longlong), ctypes.c_char_p,
+                                       ctypes.c_size_t]
     return lib
 
 
@@ -95,13 +100,29 @@ def label_is_valid(label):
     return bool(LIB.cw_label_is_valid_v1(data, len(data)))
 
 
+def number_reason(name, value, low):
+    """None if VALUE, an int, is in [LOW, 2^62]; else the engine's words
+    for the bound (cw_number_parse_v1: "NAME must be a decimal number
+    from LOW to 2^62"). Without the library nothing is checked: the rule is
+    the engine's (and the loop runs unmarked)."""
+    if not LIB:
+        return None
+    # Text the engine reads: an int's digits (str() refuses an int of
+    # thousands of digits; anything over 63 bits is out anyway), else none.
+    text = str(value).encode() if type(value) is int and value.bit_length() < 64 else b""
+    out, buf = ctypes.c_longlong(), ctypes.create_string_buffer(128)
+    reason = LIB.cw_number_parse_v1(text, len(text), name.encode(), low, VALUE_MAX,
+                                    ctypes.byref(out), buf, len(buf))
+    return reason.decode() if reason else None
+
+
 def check_window(start, count, label):
     """loop()'s and steps()' START, COUNT and LABEL by the pragma's rules,
     as ValueError (the label's only with the library: the rule is its)."""
     for name, value, low in (("START", start, 0), ("COUNT", count, 1)):
-        if type(value) is not int or not low <= value <= VALUE_MAX:
-            raise ValueError("capture_window: %s must be an integer from %d to 2^62, got %r"
-                             % (name, low, value))
+        reason = number_reason(name, value, low)
+        if reason:
+            raise ValueError("capture_window: %s, got %r" % (reason, value))
     if not isinstance(label, str) or (LIB and not label_is_valid(label)):
         raise ValueError("capture_window: the label must match [A-Za-z0-9_.-]{1,63}, got %r"
                          % (label,))

@@ -15,11 +15,11 @@
 //
 // cw-run: CAPTURE_WINDOW=2:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='2:0' is invalid: COUNT must be >= 1, got 0 (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='2:0' is invalid: COUNT must be a decimal number from 1 to 2^62, got '0' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=-1:2 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='-1:2' is invalid: START '-1' is not a decimal number (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='-1:2' is invalid: START must be a decimal number from 0 to 2^62, got '-1' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=2:2, --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -31,7 +31,7 @@
 //
 // cw-run: CAPTURE_WINDOW_RANKS=x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_RANKS='x' is invalid: RANK 'x' is not a decimal number (expected all or RANK or FIRST-LAST[,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_RANKS='x' is invalid: RANK must be a decimal number from 0 to 2^62, got 'x' (expected all or RANK or FIRST-LAST[,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_RANKS=3-1 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -43,11 +43,11 @@
 //
 // cw-run: CAPTURE_WINDOW_RANKS=0 RANK=abc --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: RANK='abc' is invalid: not a decimal number (expected a non-negative integer); capture is off for this run
+// cw-stderr: capture_window: RANK='abc' is invalid: it must be a decimal number from 0 to 2^62 (expected a non-negative integer); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_RANKS=0 OMPI_COMM_WORLD_RANK=-3 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: OMPI_COMM_WORLD_RANK='-3' is invalid: not a decimal number (expected a non-negative integer); capture is off for this run
+// cw-stderr: capture_window: OMPI_COMM_WORLD_RANK='-3' is invalid: it must be a decimal number from 0 to 2^62 (expected a non-negative integer); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=1:1 CAPTURE_WINDOW_TRIGGER=cpu --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -64,15 +64,15 @@
 //
 // cw-run: CAPTURE_WINDOW=30:3/100x0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/100x0' is invalid: TIMES must be >= 1, got 0 (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='30:3/100x0' is invalid: TIMES must be a decimal number from 1 to 2^62, got '0' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=auto:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='auto:0' is invalid: COUNT must be >= 1, got 0 (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='auto:0' is invalid: COUNT must be a decimal number from 1 to 2^62, got '0' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=auto:3,1:1 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='auto:3,1:1' is invalid: COUNT '3,1:1' is not a decimal number (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='auto:3,1:1' is invalid: COUNT must be a decimal number from 1 to 2^62, got '3,1:1' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=1:1/ --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -80,11 +80,11 @@
 //
 // cw-run: CAPTURE_WINDOW=spike:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='spike:0' is invalid: COUNT must be >= 1, got 0 (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='spike:0' is invalid: COUNT must be a decimal number from 1 to 2^62, got '0' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=spike:3x0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='spike:3x0' is invalid: TIMES must be >= 1, got 0 (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='spike:3x0' is invalid: TIMES must be a decimal number from 1 to 2^62, got '0' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=spike:3x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -120,11 +120,11 @@
 //
 // cw-run: CAPTURE_WINDOW_ALIGN=0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_ALIGN='0' is invalid: it must be >= 1 (expected a positive integer); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_ALIGN='0' is invalid: it must be a decimal number from 1 to 2^62 (expected a positive integer); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_COUNT=0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_COUNT='0' is invalid: it must be >= 1 (expected a positive integer); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_COUNT='0' is invalid: it must be a decimal number from 1 to 2^62 (expected a positive integer); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_STEPS=some --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -144,11 +144,11 @@
 //
 // cw-run: CAPTURE_WINDOW=5:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='5:0' is invalid: COUNT must be >= 1, got 0 (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='5:0' is invalid: COUNT must be a decimal number from 1 to 2^62, got '0' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=99999999999999999999:1 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='99999999999999999999:1' is invalid: START '99999999999999999999' is larger than 2^62 (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='99999999999999999999:1' is invalid: START must be a decimal number from 0 to 2^62, got '99999999999999999999' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW=,1:1 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -156,11 +156,11 @@
 //
 // cw-run: CAPTURE_WINDOW=1:x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW='1:x' is invalid: COUNT 'x' is not a decimal number (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW='1:x' is invalid: COUNT must be a decimal number from 1 to 2^62, got 'x' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_LOOPS=train.c:x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='train.c:x' is invalid: LINE 'x' is not a decimal number (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_LOOPS='train.c:x' is invalid: LINE must be a decimal number from 1 to 2^62, got 'x' (expected LABEL or FILE:LINE, each [@INSTANCE][,...]); capture is off for this run
 //
 // cw-run: CAPTURE_WINDOW_LOOPS=:12 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
@@ -180,5 +180,5 @@
 //
 // cw-run: CAPTURE_WINDOW_ALIGN=x --mode=off
 // cw-expect: .step@0..5 .eval@0..3
-// cw-stderr: capture_window: CAPTURE_WINDOW_ALIGN='x' is invalid: not a decimal number (expected a positive integer); capture is off for this run
+// cw-stderr: capture_window: CAPTURE_WINDOW_ALIGN='x' is invalid: it must be a decimal number from 1 to 2^62 (expected a positive integer); capture is off for this run
 #include "env_program.h"

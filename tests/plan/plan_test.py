@@ -400,6 +400,14 @@ def ranks_cases(cw, tmp):
     rc, out, err = plan(cw, ["--from", f(0), f(3)])
     expect("ranks: alike", out.split("\n\n")[-1].splitlines()[-1],
            "  alike: steady medians within 5% of 1.00 ms, every rank ran to step 239")
+    threads = os.path.join(run, "threads")   # a rank whose loop ran in two threads
+    steps_file(threads, [(1, "step", "train.c:40", shape(240, 2, every25)),
+                         (2, "step", "train.c:40", shape(240, 2, every25, 1_200_000))])
+    rc, out, err = plan(cw, ["--from", f(0), threads])
+    expect("ranks: a file of two threads, each a row", (rc, out.split("\n\n")[-1].splitlines()[0:1]
+                                                        + out.splitlines()[-1:]),
+           (0, ["ranks of loop 'step' (train.c:40): 2 files, 3 threads",
+                f"  {threads} thread 2 is 20% slower (1.20 ms a step, the ranks' median 1.00 ms)"]))
     expect("ranks: one file of the header alone: why, not the build", plan(cw, ["--from", f(4)]),
            (1, "", f"capture-window: plan: {f(4)}: {header_only}\n"
                    "capture-window: plan: no step times in 1 file: nothing to plan\n"))

@@ -98,6 +98,18 @@ CW_LOOP_SPEC_EXPORT int cw_label_is_valid_v1(const char *label, size_t length);
 /* CW_LOOP_SPEC_FORM, for the doors that cannot include this header (Python). */
 CW_LOOP_SPEC_EXPORT const char *cw_loop_spec_form_v1(void);
 
+/* The one number rule of every door (START, COUNT, LINE, RANK, ... in
+   specs, plugin arguments, environment variables and Python): the LENGTH
+   characters at TEXT are decimal digits, no sign, no space, making a
+   value in [MIN, MAX] (MAX at most CW_VALUE_MAX).  Returns NULL and sets
+   *OUT, or the one message for a number out of the rule, written into
+   BUF: "NAME must be a decimal number from MIN to MAX", MAX written 2^62
+   when it is CW_VALUE_MAX and NAME "it" when NULL. */
+CW_LOOP_SPEC_EXPORT const char *
+cw_number_parse_v1(const char *text, size_t length, const char *name,
+                   long long min, long long max, long long *out, char *buf,
+                   size_t size);
+
 #ifdef __cplusplus
 }
 #endif
