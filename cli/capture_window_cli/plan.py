@@ -22,7 +22,7 @@ from .common import ME, Usage, duration, durations, option_value, plural
 from .planranks import WHY, across_json, across_lines, across_ranks, file_lines
 from .plot import plot
 from .steady import SHAPE_MIN, STEADY_SPREAD
-from .steptimes import NotStepTimes, read_times, step_files
+from .steptimes import NoHeader, NotStepTimes, read_times, step_files
 from .suggest import shown, suggestions
 
 SHOWN_OUTLIERS = 10
@@ -108,8 +108,12 @@ def public(loop, a, suggested, source):
 # ---- running the program ----------------------------------------------------
 
 def steps_recorded(paths):
-    """The most steps any loop of the files holds so far."""
-    return max((len(loop["index"]) for loop in read_times(paths)), default=0)
+    """The most steps any loop of the files holds so far (0 while a file
+    is still empty: the runtime has created it, not yet written its header)."""
+    try:
+        return max((len(loop["index"]) for loop in read_times(paths)), default=0)
+    except NoHeader:
+        return 0
 
 
 def run_program(program, folder, stop_at):

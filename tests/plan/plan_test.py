@@ -408,6 +408,12 @@ def ranks_cases(cw, tmp):
                                                         + out.splitlines()[-1:]),
            (0, ["ranks of loop 'step' (train.c:40): 2 files, 3 threads",
                 f"  {threads} thread 2 is 20% slower (1.20 ms a step, the ranks' median 1.00 ms)"]))
+    # plan's own run: a file the runtime has created but not yet written is no error.
+    late = ('f="${CAPTURE_WINDOW_TIMES%/*}/times.1"; : > "$f"; sleep 0.5; '
+            'printf "# capture-window step times 1\\nloop 1 T1 step a.c:1\\n1 0 1000\\n" >> "$f"')
+    rc, out, err = plan(cw, ["--steps", "5", "--", "sh", "-c", late])
+    expect("run: a step file still empty while plan polls it", (rc, out.splitlines()[:1]),
+           (0, ["loop 'step' (a.c:1) thread 1: 1 iteration"]))
     expect("ranks: one file of the header alone: why, not the build", plan(cw, ["--from", f(4)]),
            (1, "", f"capture-window: plan: {f(4)}: {header_only}\n"
                    "capture-window: plan: no step times in 1 file: nothing to plan\n"))
