@@ -11,6 +11,12 @@ foreground. Leaving the block (also on an exception) stops each daemon by
 the PID this module started, SIGTERM then SIGKILL. No system service, file
 or port outside FOLDER is touched.
 
+With nodes=N (N >= 2) the cluster has N nodes cwnode1..N, each slurmd on a
+host of its own (namespaces.py: a network namespace, hostname and address
+of the test's own, the file system shared), slurmctld on a hub host cwctl;
+c.client is the prefix that runs a command on cwctl (srun, scancel, ...),
+which c.run adds.
+
 ABSENT names what is missing when Slurm or munge is not installed.
 """
 import os
@@ -20,13 +26,14 @@ import socket
 import subprocess
 import time
 
-DAEMONS = ("munged", "slurmctld", "slurmd")
+import namespaces
+
 NODE = "cwnode"
 CPUS = 8
 
 SLURM_CONF = """\
 ClusterName=cwtest
-SlurmctldHost={host}(127.0.0.1)
+SlurmctldHost={host}({addr})
 SlurmctldPort={ctld_port}
 SlurmdPort={slurmd_port}
 AuthType=auth/munge
@@ -53,9 +60,9 @@ AccountingStorageType=accounting_storage/none
 MailProg=/bin/true
 InactiveLimit=0
 KillWait=5
-NodeName={node} NodeAddr=127.0.0.1 NodeHostname={host} CPUs={cpus} RealMemory=1000 State=UNKNOWN
-PartitionName=cw Nodes={node} Default=YES MaxTime=10 State=UP
+{nodes}PartitionName=cw Nodes={names} Default=YES MaxTime=10 State=UP
 """
+NODE_LINE = "NodeName={node} NodeAddr={addr} NodeHostname={host} CPUs={cpus} RealMemory=1000\n"
 
 
 def absent():
@@ -78,10 +85,14 @@ def free_port():
 
 
 class Cluster:
-    def __init__(self, folder, proctrack="proctrack/linuxproc"):
+    def __init__(self, folder, nodes=1, proctrack="proctrack/linuxproc"):
         self.dir = os.path.abspath(folder)
         self.proctrack = proctrack
         self.procs = {}
+        self.nodes = [NODE] if nodes == 1 else ["%s%d" % (NODE, k) for k in range(1, nodes + 1)]
+        self.net = None if nodes == 1 else namespaces.Network(
+            os.path.join(self.dir, "net"), ["cwctl"] + self.nodes)
+        self.client = []
         self.env = dict(os.environ, SLURM_CONF=os.path.join(self.dir, "slurm.conf"))
         self.env["PATH"] = self.env.get("PATH", "") + ":/usr/sbin"
 
@@ -97,38 +108,48 @@ class Cluster:
         self.stop()
         return False
 
-    def daemon(self, name, argv):
+    def daemon(self, name, argv, host=None):
         log = open(os.path.join(self.dir, "log", name + ".out"), "w")
-        self.procs[name] = subprocess.Popen([shutil.which(argv[0], path=self.env["PATH"])] +
-                                            argv[1:], env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        enter = self.net.enter(host) if self.net and host else []
+        self.procs[name] = subprocess.Popen(
+            enter + [shutil.which(argv[0], path=self.env["PATH"])] + argv[1:], env=self.env,
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def start(self):
         shutil.rmtree(self.dir, ignore_errors=True)
-        for sub in ("munge", "state", "spool/" + NODE, "log"):
+        for sub in ["munge", "state", "log"] + ["spool/" + n for n in self.nodes]:
             os.makedirs(os.path.join(self.dir, sub))
+        if self.net:
+            self.net.start()
+            self.client = self.net.enter("cwctl")
         munge = os.path.join(self.dir, "munge")
         os.chmod(munge, 0o711)  # munged wants its socket's folder searchable
         with open(os.path.join(munge, "key"), "wb") as f:
             f.write(os.urandom(1024))
         os.chmod(os.path.join(munge, "key"), 0o600)
+        here = socket.gethostname().split(".")[0]
+        host = (lambda n: n) if self.net else (lambda n: here)
+        addr = self.net.address if self.net else (lambda n: "127.0.0.1")
+        ctld = "cwctl" if self.net else here
         with open(self.env["SLURM_CONF"], "w") as f:
-            f.write(SLURM_CONF.format(host=socket.gethostname().split(".")[0], dir=self.dir,
-                                      ctld_port=free_port(), slurmd_port=free_port(),
-                                      user="root", node=NODE, cpus=CPUS,
-                                      proctrack=self.proctrack))
+            f.write(SLURM_CONF.format(
+                host=ctld, addr=addr(ctld), dir=self.dir, ctld_port=free_port(),
+                slurmd_port=free_port(), user="root", proctrack=self.proctrack,
+                names=",".join(self.nodes), nodes="".join(NODE_LINE.format(
+                    node=n, addr=addr(n), host=host(n), cpus=CPUS // len(self.nodes))
+                    for n in self.nodes)))
         self.daemon("munged", ["munged", "-F", "--force", "--key-file=%s/key" % munge,
                                "--socket=%s/socket" % munge, "--pid-file=%s/pid" % munge,
                                "--log-file=%s/log" % munge, "--seed-file=%s/seed" % munge])
         self.wait_for(lambda: os.path.exists(os.path.join(munge, "socket")), "munged's socket")
-        self.daemon("slurmctld", ["slurmctld", "-D", "-f", self.env["SLURM_CONF"]])
-        self.daemon("slurmd", ["slurmd", "-D", "-f", self.env["SLURM_CONF"], "-N", NODE])
-        self.wait_for(self.node_idle, "node %s idle" % NODE)
+        self.daemon("slurmctld", ["slurmctld", "-D", "-f", self.env["SLURM_CONF"]], "cwctl")
+        for n in self.nodes:
+            self.daemon("slurmd " + n, ["slurmd", "-D", "-f", self.env["SLURM_CONF"], "-N", n], n)
+        self.wait_for(self.nodes_idle, "nodes %s idle" % ",".join(self.nodes))
 
-    def node_idle(self):
-        out = subprocess.run(["sinfo", "-h", "-n", NODE, "-o", "%T"], env=self.env,
-                             capture_output=True, text=True).stdout
-        return out.strip() == "idle"
+    def nodes_idle(self):
+        out = self.run(["sinfo", "-h", "-N", "-o", "%T"]).stdout
+        return out.split() == ["idle"] * len(self.nodes)
 
     def wait_for(self, ready, what, timeout=30):
         deadline = time.monotonic() + timeout
@@ -149,10 +170,11 @@ class Cluster:
 
     def stop(self):
         """Each daemon this object started, by its PID: SIGTERM, then
-        SIGKILL after 10 s. Slurm's first, munged last."""
-        for name in reversed(DAEMONS):
-            p = self.procs.pop(name, None)
-            if p is None or p.poll() is not None:
+        SIGKILL after 10 s. The slurmds first, munged last; then the
+        namespaces."""
+        for name in reversed(list(self.procs)):
+            p = self.procs.pop(name)
+            if p.poll() is not None:
                 continue
             p.send_signal(signal.SIGTERM)
             try:
@@ -160,10 +182,13 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        if self.net:
+            self.net.stop()
 
     def run(self, argv, **kw):
-        return subprocess.run(argv, env=kw.pop("env", self.env), capture_output=True, text=True,
-                              **kw)
+        """A Slurm command, on the hub host when there are several nodes."""
+        return subprocess.run(self.client + argv, env=kw.pop("env", self.env),
+                              capture_output=True, text=True, **kw)
 
     def job_done(self, job):
         """Whether job JOB has left the queue."""

@@ -28,13 +28,14 @@ sys.path.insert(0, os.path.join(here, "..", "tools"))
 sys.path.insert(0, os.path.join(here, "..", "..", "cli"))
 import check_trace  # noqa: E402
 import cluster  # noqa: E402
+import namespaces  # noqa: E402
 from capture_window_cli import steptimes  # noqa: E402
 
 STEPS = 24
 STEP_US = 20000
 PRAGMA = (10, 3)               # rank_program's window, and the zero edit's
 PYTHON = "/usr/bin/python3"    # Debian's, the one python3-torch is for
-RANK_VAR = {"srun": "SLURM_PROCID", "sbatch": "OMPI_COMM_WORLD_RANK",
+RANK_VAR = {"srun": "SLURM_PROCID", "srun2": "SLURM_PROCID", "sbatch": "OMPI_COMM_WORLD_RANK",
             "mpirun": "OMPI_COMM_WORLD_RANK", "torchrun": "RANK"}
 ZERO_EDIT_LINE = next(n for n, line in enumerate(open(os.path.join(here, "rank_program.py")), 1)
                       if "# the plain loop" in line)
@@ -94,6 +95,11 @@ CASES = {
     "sbatch.scancel_term": ("sbatch", "loop", 4, {}, "scancel-term", pragma),
     "mpirun.kill_term": ("mpirun", "zero_edit", 4, {}, "kill-term", pragma),
     "torchrun.kill_term": ("torchrun", "c", 2, {}, "kill-term", pragma),
+    # Across nodes: two slurmd hosts of the test's own (namespaces.py), two
+    # ranks on each; a request and scancel's signal reach both.
+    "nodes.watch_c": ("srun2", "c", 4, {}, "watch", at(WATCH_AT)),
+    "nodes.scancel_usr1": ("srun2", "c", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1",
+                                             "CAPTURE_WINDOW_ALIGN": "8"}, "scancel-usr1", at(8)),
 }
 TEARDOWN = ("scancel-term", "kill-term")
 TEARDOWN_STEP = 11
@@ -183,8 +189,8 @@ class Trigger:
     holds; once each rank's answers (PATH.answers/RANK) say it read the
     request, the go file lets the ranks on."""
 
-    def __init__(self, a, env, ranks):
-        self.path, self.ranks = env["CAPTURE_WINDOW_WATCH"], ranks
+    def __init__(self, a, env, ranks, nodes=None):
+        self.path, self.ranks, self.nodes = env["CAPTURE_WINDOW_WATCH"], ranks, nodes
         argv = [a.cli, "trigger", self.path, "--at", str(WATCH_AT), "--wait", "60"]
         print("$ capture-window " + " ".join(argv[1:]), flush=True)
         self.proc = subprocess.Popen([sys.executable] + argv, env=env, stdout=subprocess.PIPE,
@@ -217,7 +223,15 @@ class Trigger:
         got = (self.proc.returncode, (out.splitlines() or [""])[-1], err)
         if not self.request:
             return ["trigger wrote no request: %r %r" % (out, err)]
-        return [] if got == want else ["trigger --wait: %r, expected %r" % (got, want)]
+        problems = [] if got == want else ["trigger --wait: %r, expected %r" % (got, want)]
+        if self.nodes:  # block distribution: ranks 0-1 on the first node, 2-3 on the second
+            per_node = self.ranks // len(self.nodes)
+            rows = [line.split()[:2] for line in out.splitlines()[1:-1]]
+            hosts = [[str(r), self.nodes[r // per_node]] for r in range(self.ranks)]
+            if rows != hosts:
+                problems.append("trigger --wait's rows (rank, host) %r, expected %r" % (
+                    rows, hosts))
+        return problems
 
 
 def hold_step(action):
@@ -249,6 +263,8 @@ def launch_argv(launcher, ranks, argv, work):
         "-np", str(ranks)]
     if launcher == "srun":
         return ["srun", "-n", str(ranks)] + argv
+    if launcher == "srun2":
+        return ["srun", "-N", "2", "--ntasks-per-node", str(ranks // 2)] + argv
     if launcher == "mpirun":
         return mpirun + argv
     if launcher == "torchrun":
@@ -267,7 +283,7 @@ def launch_argv(launcher, ranks, argv, work):
 def missing(launcher, program):
     """Why the case cannot run here (a launcher is not installed), or None."""
     if launcher.startswith("s"):
-        why = cluster.absent()
+        why = cluster.absent() or (launcher == "srun2" and namespaces.absent())
         if why:
             return why
     if launcher in ("mpirun", "sbatch") and not shutil.which("mpirun"):
@@ -306,13 +322,15 @@ def run_case(a, name, slurm):
                    CW_GO_FILE=os.path.join(work, "go"))
     print("variables: %s" % " ".join("%s=%s" % kv for kv in sorted(case_vars.items())))
     argv = launch_argv(launcher, ranks, rank_argv(a, program, action), work)
+    if launcher.startswith("srun"):  # sbatch goes through slurm.run, which adds it
+        argv = slurm.client + argv
     job = Job(argv, env, slurm, os.path.join(work, "job.out") if launcher.startswith("sbatch")
               else None)
     problems = []
     if action:
         job.wait_for_lines(ranks, "reached step %d" % hold_step(action))
     if action == "watch":
-        trigger = Trigger(a, env, ranks)
+        trigger = Trigger(a, env, ranks, slurm.nodes if launcher == "srun2" else None)
     elif action:
         job.act(action)
     code, lines, err = job.finish()
@@ -391,7 +409,8 @@ def main():
         return 77
     if not launcher.startswith("s"):
         return run_case(a, a.case, None)
-    with cluster.Cluster(os.path.join(a.work_dir, a.case + ".slurm")) as slurm:
+    with cluster.Cluster(os.path.join(a.work_dir, a.case + ".slurm"),
+                         nodes=2 if launcher == "srun2" else 1) as slurm:
         return run_case(a, a.case, slurm)
 
 
