@@ -27,6 +27,7 @@ import subprocess
 import time
 
 import namespaces
+from started import Started
 
 NODE = "cwnode"
 CPUS = 8
@@ -84,7 +85,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Cluster:
+class Cluster(Started):
     def __init__(self, folder, nodes=1, proctrack="proctrack/linuxproc"):
         self.dir = os.path.abspath(folder)
         self.proctrack = proctrack
@@ -95,18 +96,6 @@ class Cluster:
         self.client = []
         self.env = dict(os.environ, SLURM_CONF=os.path.join(self.dir, "slurm.conf"))
         self.env["PATH"] = self.env.get("PATH", "") + ":/usr/sbin"
-
-    def __enter__(self):
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
 
     def daemon(self, name, argv, host=None):
         log = open(os.path.join(self.dir, "log", name + ".out"), "w")

@@ -18,6 +18,8 @@ import shutil
 import signal
 import subprocess
 
+from started import Started
+
 ADDRESSES = "10.213.77."
 
 HOLDER = """set -e
@@ -42,7 +44,7 @@ def absent():
     return None
 
 
-class Network:
+class Network(Started):
     def __init__(self, folder, hosts):
         self.dir, self.hosts, self.holders = os.path.abspath(folder), hosts, {}
 
@@ -55,18 +57,6 @@ class Network:
 
     def ip(self, host, *args):
         subprocess.run(self.enter(host) + ["ip"] + list(args), check=True)
-
-    def __enter__(self):
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-        return False
 
     def start(self):
         os.makedirs(self.dir, exist_ok=True)
