@@ -55,7 +55,9 @@ earlier run recorded (files, a folder, a quoted glob), and reports per loop and 
 steady step time, periodic slow steps (every 25 steps from 25: 6.0x
 slower), outliers, and ready CAPTURE_WINDOW values with their nsys
 commands. --steps N stops the program once a loop has N steps; --plot
-draws them (matplotlib). The manual: docs/where-to-cut.md.
+draws them (matplotlib). Given several ranks' files, it names each (and
+why one holds no step) and compares each loop across the ranks. The
+manual: docs/where-to-cut.md.
 
 trigger writes a request to PATH, the file every rank watches
 (CAPTURE_WINDOW_WATCH=PATH): each rank opens a window at iteration STEP,
