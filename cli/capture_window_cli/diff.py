@@ -22,6 +22,7 @@ from .diffout import pct, reports_json, reports_text, steps_json, steps_text
 from .diffreports import reports_diff
 from .diffsteps import steps_diff
 from .export import export
+from .gpuwork import gpu_work
 from .steptimes import read_times, step_files
 from .trace import Trace
 
@@ -114,7 +115,7 @@ def read_reports(path, files, label):
             raise Usage(f"{ME}: diff: {f}: no {label}#i ranges (was the program built with the "
                         f"capture-window plugin and nsys run with -t nvtx; is the loop's label "
                         f"'{label}' (--label)?)")
-        traces.append(trace)
+        traces.append((trace, gpu_work(db, trace)))
     return traces
 
 

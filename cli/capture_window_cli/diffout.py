@@ -93,9 +93,11 @@ def reports_text(found):
              "  kernels, by the time a step they gained or lost"
              + (" (the steps' kernels alike on both sides):" if found.same_kernels else ":")]
     lines += [f"    {name_words(d)}" for d in found.kernels] or ["    none"]
-    if found.ranges:
-        lines.append("  the program's own ranges:")
-        lines += [f"    {name_words(d)}" for d in found.ranges]
+    for title, names in (("the program's own ranges", found.ranges),
+                         ("memory copies, memsets and GPU idle time", found.gpu)):
+        if names:
+            lines.append(f"  {title}:")
+            lines += [f"    {name_words(d)}" for d in names]
     return "\n".join(lines)
 
 
@@ -113,4 +115,5 @@ def reports_json(found, base_files, new_files):
             "steps": {"base": found.steps[0], "new": found.steps[1], "aligned": found.aligned},
             "steady": steady_json(found.step), "same_kernels": found.same_kernels,
             "kernels": [name_json(d) for d in found.kernels],
-            "ranges": [name_json(d) for d in found.ranges]}
+            "ranges": [name_json(d) for d in found.ranges],
+            "gpu": [name_json(d) for d in found.gpu]}

@@ -2,9 +2,9 @@
 findings, as data (ReportsDiff), of two captures of a loop's window.
 
   reports_diff(base, new, label) -> ReportsDiff
-      base, new: lists of trace.Trace, one per report (a side may be
-      several reports: one per rank); rank against rank is one report a
-      side, `diff report.0.nsys-rep report.3.nsys-rep`.
+      base, new: lists of (trace.Trace, gpuwork.gpu_work of it), one per
+      report (a side may be several reports: one per rank); rank against
+      rank is one report a side, `diff report.0.nsys-rep report.3.nsys-rep`.
 
 The steps compared. When both sides captured the same step numbers, step
 k is compared with step k: all of them. When the numbers differ, each
@@ -20,6 +20,8 @@ and verdict):
             step first; a kernel on one side only has no change
   ranges    the program's own NVTX ranges nested in the steps, by name
             (digits folded: `layer 3` is `layer N`), the same way
+  gpu       the steps' memory copies (by direction) and memsets, and
+            their GPU idle time (gpuwork.py), the same way
 A kernel `slower` while the steps' kernels stayed the same (the same
 names, as many of each, in every step of both sides) is flagged
 (same_kernels and Name.flagged: samekernels.py's rule, which check uses
@@ -66,11 +68,12 @@ class ReportsDiff:
     same_kernels: bool        # the steps' kernels (names, counts) alike on both sides
     kernels: list = field(default_factory=list)   # [Name], largest change first
     ranges: list = field(default_factory=list)
+    gpu: list = field(default_factory=list)       # memcpy, memset, GPU idle
 
 
-def steps_of(traces):
+def steps_of(side):
     """A side's whole steps (ended), in order."""
-    return [s for t in traces for s in sorted(t.steps, key=lambda s: (s.gtid, s.index))
+    return [s for t, _ in side for s in sorted(t.steps, key=lambda s: (s.gtid, s.index))
             if s.end is not None]
 
 
@@ -107,13 +110,15 @@ def reports_diff(base, new, label):
     aligned = sorted(s.index for s in bs) == sorted(s.index for s in ns)
     if not aligned:
         bs, ns = steady(bs), steady(ns)
-    short = {}
-    for t in base + new:
+    short, gpu = {}, {}
+    for t, work in base + new:
         short.update(t.short)
+        gpu.update((id(s), work.get((s.gtid, s.index), [])) for s in t.steps)
     same = same_kernels(bs, ns)
     return ReportsDiff(
         label=label, steps=(sorted({s.index for s in bs}), sorted({s.index for s in ns})),
         aligned=aligned, step=compare([[s.took() for s in bs]], [[s.took() for s in ns]]),
         same_kernels=same,
         kernels=compare_names(bs, ns, lambda s: s.kernel_ns, short, same),
-        ranges=compare_names(bs, ns, own_ranges, {}, False))
+        ranges=compare_names(bs, ns, own_ranges, {}, False),
+        gpu=compare_names(bs, ns, lambda s: gpu[id(s)], {}, False))

@@ -16,6 +16,7 @@ API (check, profile --auto and diff read it; keep it stable):
     .short               {kernel name: its short name}
     .osrt                {globalTid: [(start, end, name)]} or None (no -t osrt)
     .recorded            {CAPTURE_WINDOW*: value} the run recorded
+    .step_of(gtid, start)  the step of thread GTID that holds time START, or None
   Step                   .gtid .index .start .end; .names Counter of kernel
                          names; .kernel_ns [(name, GPU ns)]; .graphs
                          Counter of graph ids; .launches; .ranges
@@ -139,7 +140,7 @@ class Trace:
             self.by_thread[s.gtid].append(s)
         self.starts = {t: [s.start for s in steps] for t, steps in self.by_thread.items()}
         for gtid, start, name, short, ns in launches:   # each launch in its thread's step
-            s = self._step_of(gtid, start)
+            s = self.step_of(gtid, start)
             if s:
                 s.names[name] += 1
                 s.kernel_ns.append((name, ns))
@@ -147,13 +148,13 @@ class Trace:
                 self.short[name] = short or name
         self.graphs = len(graphs)   # graph launches whose kernels nsys did not trace
         for gtid, start, graph_id in graphs:
-            s = self._step_of(gtid, start)
+            s = self.step_of(gtid, start)
             if s:
                 s.graphs[graph_id] += 1
         for s in self.steps:
             s.launches.sort()
         for start, end, gtid, text, _ in own:       # each own range nested in a step
-            s = self._step_of(gtid, start)
+            s = self.step_of(gtid, start)
             if s and text and (s.end is None or (end is not None and end <= s.end)):
                 s.ranges.append((start, end, text))
 
@@ -210,7 +211,7 @@ class Trace:
             out[gtid].append((start, end, name))
         return out
 
-    def _step_of(self, gtid, start):
+    def step_of(self, gtid, start):
         """The step range of thread GTID that holds time START, or None."""
         steps = self.by_thread.get(gtid)
         if not steps:

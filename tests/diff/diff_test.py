@@ -16,6 +16,7 @@
 import json
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -159,12 +160,21 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from make_fixtures import FILL, FORWARD, GEMM, TAG, Report  # noqa: E402
 
 
-def report(path, steps, gemm_ns, extra=None, seed=1, host_ns=1_000_000):
+COPY_TABLES = {  # nsys's columns that gpuwork.py reads (make_fixtures.py has no copies)
+    "CUPTI_ACTIVITY_KIND_MEMCPY": "start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                                  "correlationId INTEGER, globalPid INTEGER, copyKind INTEGER",
+    "CUPTI_ACTIVITY_KIND_MEMSET": "start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                                  "correlationId INTEGER, globalPid INTEGER"}
+
+
+def report(path, steps, gemm_ns, extra=None, seed=1, host_ns=1_000_000, copy_ns=10_000):
     """A window of STEPS, each: a 'forward' range launching 16 gemm kernels
     of about GEMM_NS (+-1 %), a 'backward' range launching 32 fill kernels
-    of about 1 us; EXTRA(i, thread) adds to step i; HOST_NS of host work."""
+    of about 1 us; EXTRA(i, thread) adds to step i; HOST_NS of host work;
+    then a copy to the host of COPY_NS and a memset of 2 us."""
     r, rep = random.Random(seed), Report(4100)
     t = rep.thread(101)
+    copies = {"CUPTI_ACTIVITY_KIND_MEMCPY": [], "CUPTI_ACTIVITY_KIND_MEMSET": []}
     with t.range("step", registered=True):
         for i in steps:
             with t.range(f"step#{i}"):
@@ -177,7 +187,20 @@ def report(path, steps, gemm_ns, extra=None, seed=1, host_ns=1_000_000):
                 if extra:
                     extra(i, t)
                 t.tick(host_ns)
+                for table, ns, kind in (("CUPTI_ACTIVITY_KIND_MEMCPY", copy_ns, [2]),
+                                        ("CUPTI_ACTIVITY_KIND_MEMSET", 2000, [])):
+                    correlation = t.call("cudaMemcpyAsync_v3020")
+                    start = rep.gpu_clock + 1000
+                    rep.gpu_clock = start + ns
+                    copies[table].append((start, start + ns, correlation, 4100 << 24, *kind))
     rep.write(path)
+    db = sqlite3.connect(path)
+    for table, columns in COPY_TABLES.items():
+        db.execute(f"CREATE TABLE {table} ({columns})")
+        db.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(copies[table][0]))})",
+                       copies[table])
+    db.commit()
+    db.close()
 
 
 REPORTS = """\
@@ -188,7 +211,11 @@ loop 'step': 3 steps (30, 31, 32) -> 3 steps (30, 31, 32): step k against step k
     vectorized_elementwise_kernel: 32.0 us -> 32.0 us a step (32 -> 32 a step), each +0.1% (95% interval -0.2% to +0.4%): same
   the program's own ranges:
     backward N: 49.0 us -> 49.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same
-    forward: 25.0 us -> 25.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same"""
+    forward: 25.0 us -> 25.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same
+  memory copies, memsets and GPU idle time:
+    GPU idle: 11.5 us -> 5.07 us a step (1 -> 1 a step), each -56.5% (95% interval -56.8% to -54.6%): faster
+    memcpy DtoH: 10.0 us -> 12.0 us a step (1 -> 1 a step), each +20.0% (95% interval +20.0% to +20.0%): slower
+    memset: 2.00 us -> 2.00 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same"""
 
 POOLED = """\
 loop 'step': 3 steps (30, 31, 32) -> 2 steps (40, 42): the steady steps pooled
@@ -199,17 +226,27 @@ loop 'step': 3 steps (30, 31, 32) -> 2 steps (40, 42): the steady steps pooled
     vectorized_elementwise_kernel: 32.0 us -> 32.0 us a step (32 -> 32 a step), each +0.2% (95% interval -0.2% to +0.4%): same
   the program's own ranges:
     backward N: 49.0 us -> 49.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same
-    forward: 25.0 us -> 25.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same"""
+    forward: 25.0 us -> 25.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same
+  memory copies, memsets and GPU idle time:
+    GPU idle: 11.5 us -> 6.58 us a step (1 -> 1 a step), each -42.9% (95% interval -43.2% to -42.3%): faster
+    memcpy DtoH: 10.0 us -> 10.0 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same
+    memset: 2.00 us -> 2.00 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same"""
 
 
 def reports(cw):
     with tempfile.TemporaryDirectory(prefix="cw-diff-reports-") as d:
         base, slower = os.path.join(d, "base.sqlite"), os.path.join(d, "slower.sqlite")
         report(base, range(30, 33), 2000, seed=1)
-        report(slower, range(30, 33), 2400, seed=2)
+        report(slower, range(30, 33), 2400, seed=2, copy_ns=12_000)
         rc, out, err = diff(cw, base, slower)
         expect("reports: step by step, gemm 20 % slower among the same kernels: flagged",
                (rc, out, err), (0, REPORTS + "\n", ""))
+        rc, out, err = diff(cw, "--json", base, slower)
+        expect("reports: json gpu, the copies, memsets and GPU idle time a step",
+               [(g["name"], g["base_step_ns"], g["new_step_ns"], g["verdict"])
+                for g in json.loads(out)["gpu"]] if rc == 0 else err,
+               [("GPU idle", 11514.666666666666, 5072.0, "faster"),
+                ("memcpy DtoH", 10_000, 12_000, "slower"), ("memset", 2000, 2000, "same")])
         # steps 40-42 of another rank: a tag kernel each step, step 41 evaluates
         # (a forward kernel of 50 us), host work 10 % longer
         def evaluate(i, t):
@@ -231,7 +268,7 @@ def reports(cw):
                 [FILL[0], 999.0, 1000.5, 0.001502, -0.001998, 0.004008, "same", False]])
         expect("reports: json steady (the steps) and what was compared",
                (j["steady"]["change"], j["steady"]["verdict"], j["steps"], j["same_kernels"]),
-               (0.094243, "slower", {"base": [30, 31, 32], "new": [40, 42], "aligned": False}, False))
+               (0.093981, "slower", {"base": [30, 31, 32], "new": [40, 42], "aligned": False}, False))
         expect("reports: --fail-if-slower 5: every new step more than 9 % slower",
                diff(cw, "--fail-if-slower", "5", base, other)[0::2],
                (1, "capture-window: diff: loop 'step' is +9.4% slower, at least +9.4% (95%): "
