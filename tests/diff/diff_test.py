@@ -156,7 +156,9 @@ def fixtures(cw):
 
 # ---- reports ----------------------------------------------------------------
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+CLI_TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli")
+FAKE_NSYS = os.path.join(CLI_TESTS, "fake-nsys")
+sys.path.insert(0, CLI_TESTS)
 from make_fixtures import FILL, FORWARD, GEMM, TAG, Report  # noqa: E402
 
 
@@ -278,6 +280,18 @@ def reports(cw):
                (2, f"capture-window: diff: {base}: no train#i ranges (was the program built with "
                    "the capture-window plugin and nsys run with -t nvtx; is the loop's label "
                    "'train' (--label)?)\n"))
+        # .nsys-rep: exported with NSYS (tests/cli's fake-nsys serves its fixtures by name)
+        for name in ("kernel_slower@4100", "kernel_slower@4200"):
+            with open(os.path.join(d, name.split("@")[1] + ".nsys-rep"), "w") as f:
+                f.write(f"fixture={name}\n")
+        p = subprocess.run([cw, "diff", "--json", os.path.join(d, "4100.nsys-rep"),
+                            os.path.join(d, "4200.nsys-rep")], capture_output=True, text=True,
+                           env=environ(NSYS=FAKE_NSYS), timeout=120)
+        j = json.loads(p.stdout) if p.returncode == 0 else {}
+        expect("reports: two .nsys-rep (two processes: rank against rank), exported with nsys",
+               (p.returncode, j.get("steps"), [(k["name"], k["verdict"]) for k in j.get("kernels", [])]),
+               (0, {"base": [30, 31, 32], "new": [30, 31, 32], "aligned": True},
+                [("backward(float *, int)", "same"), (FORWARD[0], "same")]))
         steps_file = os.path.join(d, "times")
         write(steps_file, [("step", "train.c:30", steps(1, 20, 1, 0, []))])
         expect("a report against a step-time file: exit 2, why", diff(cw, base, steps_file)[0::2],
