@@ -1,7 +1,7 @@
 /*
  * cw-clang.h - what the parts of the Clang plugin share: the per-unit state
  * the pragma handler fills in and the AST pass reads, and the diagnostics
- * helper.  See capture_window_clang.cc for the plugin's manual.
+ * helper.  See capture_window_clang_core.cc for the plugin's manual.
  */
 #ifndef CW_CLANG_H
 #define CW_CLANG_H

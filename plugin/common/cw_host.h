@@ -1,6 +1,6 @@
 /*
  * cw_host.h - which compiler has loaded a plugin file, and where the other
- * plugin is.  Shared by plugin/gcc/cw-host.cc and plugin/clang/cw-host.cc,
+ * plugin is.  Shared by plugin/gcc/cw-wrong-compiler.cc and plugin/clang/cw-loader.cc,
  * so that each plugin, given to the wrong compiler, names the right file.
  * Header only, plain C with no compiler headers: the two files it serves
  * are loaded by either compiler.

@@ -1,7 +1,7 @@
 /*
  * cw-gcc.h - what the parts of the GCC plugin share.
  *
- *   capture_window.cc  plugin_init, the pragma handler, pending pragmas
+ *   capture_window_core.cc  plugin_init, the pragma handler, pending pragmas
  *   cw-loops.cc        finds each pragma's loop in a function body
  *   cw-declare.cc      the runtime's types and hooks, once a unit; markers
  *   cw-emit.cc         descriptors, the calls around a loop, wrapping
@@ -23,7 +23,7 @@ struct cw_pending {
   bool reported; /* a diagnostic was issued: say it only once */
 };
 
-/* capture_window.cc */
+/* capture_window_core.cc */
 extern struct cw_options cw_options; /* the -fplugin-arg-capture_window-... */
 cw_pending *cw_pending_pragma(unsigned id);
 bool cw_any_pending(void);

@@ -1,7 +1,8 @@
 /*
- * cw-host.cc - capture_window_clang.so, the file clang loads (-fplugin=):
+ * cw-loader.cc - capture_window_clang.so, the file clang loads (-fplugin=):
  * it loads the plugin itself, capture_window_clang_core.so from the same
- * folder, and, given to gcc, says that gcc wants capture_window.so.
+ * folder, and, given to gcc, says that gcc wants capture_window.so
+ * (cw-wrong-compiler.cc, in the same file).
  *
  * The plugin proper refers to clang's own symbols, which exist only inside
  * clang.  gcc resolves every symbol of a plugin as it loads it (dlopen
@@ -22,8 +23,6 @@
 
 #include <unistd.h>
 
-#define CW_EXPORT __attribute__((visibility("default")))
-
 namespace {
 
 /* Inside clang: load the plugin proper; without it the compile would go
@@ -41,28 +40,3 @@ __attribute__((constructor)) void loadCoreIntoClang() {
 }
 
 } // namespace
-
-/* What GCC's plugin loader asks for before it calls plugin_init. */
-extern "C" {
-CW_EXPORT int plugin_is_GPL_compatible;
-}
-
-/* GCC calls this (struct plugin_name_args *, struct plugin_gcc_version *):
-   never the plugin for GCC, so the error names the one that is. */
-extern "C" CW_EXPORT int plugin_init(void *, void *) {
-  char GccPlugin[PATH_MAX + 64];
-  cw_host_other_plugin((const void *)&plugin_init, "gcc", "capture_window.so", GccPlugin,
-                       sizeof GccPlugin);
-  static const char Format[] =
-      "capture_window_clang.so is the Clang plugin; for gcc use -fplugin=%s";
-  /* GCC's error (const char *, ...), so the line reads like GCC's own. */
-  auto GccError = (void (*)(const char *, ...))dlsym(RTLD_DEFAULT, "_Z5errorPKcz");
-  if (GccError) {
-    GccError(Format, GccPlugin);
-  } else {
-    fprintf(stderr, "error: ");
-    fprintf(stderr, Format, GccPlugin);
-    fprintf(stderr, "\n");
-  }
-  return 1;
-}

@@ -1,5 +1,6 @@
 /*
- * cw-host.cc - capture_window.so given to clang (clang -fplugin=...).
+ * cw-wrong-compiler.cc - capture_window.so given to clang
+ * (clang -fplugin=...); part of the loader (cw-loader.cc).
  *
  * clang loads any shared object it is given and calls nothing in it that
  * it does not know: without this file the GCC plugin would load, mark no

@@ -3,7 +3,8 @@
  * `#pragma capture_window` for capture-window Nsight Systems captures.
  *
  * GCC loads capture_window.so (cw-loader.cc), which checks the release and
- * loads this file from beside it.
+ * loads this file from beside it (and, given to clang, names the Clang
+ * plugin: cw-wrong-compiler.cc).  plugin/clang is named the same way.
  *
  * Use:
  *   gcc -fplugin=PATH/capture_window.so file.c -lcapture_window

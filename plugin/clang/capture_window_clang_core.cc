@@ -1,9 +1,13 @@
 /*
- * capture_window_clang.so - Clang 14 plugin that instruments loops marked
+ * capture_window_clang_core.so - Clang plugin that instruments loops marked
  * with `#pragma capture_window` for capture-window Nsight Systems
  * captures.  The Clang counterpart of plugin/gcc/capture_window.so: same
  * pragma, same grammar and messages (plugin/common), same emitted ABI
  * (runtime/include/capture_window/abi.h).
+ *
+ * clang loads capture_window_clang.so (cw-loader.cc), which loads this
+ * file from beside it (and, given to gcc, names the GCC plugin:
+ * cw-wrong-compiler.cc).  plugin/gcc is named the same way.
  *
  * Use:
  *   clang   -fplugin=PATH/capture_window_clang.so file.c  -lcapture_window
