@@ -17,6 +17,7 @@ case needs is not installed.
 """
 import argparse
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -133,7 +134,10 @@ class Job:
                 self.kill()
                 raise SystemExit("FAIL: %d rank(s) did not print %r: %r" % (
                     count - sum(line == text for line in self.lines), text, self.lines))
-            if self.proc:
+            if self.proc:  # a job that hangs fails here, not at CTest's timeout
+                ready, _, _ = select.select([self.proc.stdout], [], [], 1)
+                if not ready:
+                    continue
                 line = self.proc.stdout.readline()
                 if not line:
                     raise SystemExit("FAIL: the job ended before %r: %r\n%s" % (
@@ -165,7 +169,11 @@ class Job:
     def finish(self, timeout=90):
         """Waits for the end; returns (exit status, stdout lines, stderr)."""
         if self.proc:
-            out, err = self.proc.communicate(timeout=timeout)
+            try:
+                out, err = self.proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise SystemExit("FAIL: the job did not end within %d s" % timeout)
             self.lines += out.splitlines()
             return self.proc.returncode, self.lines, err
         deadline = time.monotonic() + timeout
