@@ -20,7 +20,8 @@ from .export import export
 from .ncu import check_ncu_report
 from .ranks import compare_ranks, rank_json, rank_lines
 from .recorded import nearest_window, recorded_window
-from .steps import analyse, host_phrases, names_own_ranges, odd_json, odd_phrases, slower_phrases
+from .steps import (analyse, host_phrases, names_own_ranges, odd_json, odd_phrases, slower_json,
+                    slower_phrases)
 from .trace import Trace, tid_of
 
 MAX_BYTES = 1_000_000_000   # a window report larger than this never closed
@@ -37,7 +38,8 @@ def check(report, label, expect):
     result = {"report": report, "ok": False, "problem": None, "verdict": None, "bytes": None,
               "label": label, "kernels": None, "threads": None, "steps": None,
               "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
-              "host_work": None, "odd_kernels": None, "window": None, "recorded": None}
+              "host_work": None, "odd_kernels": None, "slower_kernels": None, "window": None,
+              "recorded": None}
 
     findings = None
 
@@ -109,6 +111,7 @@ def check(report, label, expect):
     findings = analyse(trace)
     result["host_work"] = [h.to_json() for h in findings.host] or None
     result["odd_kernels"] = odd_json(findings) or None
+    result["slower_kernels"] = slower_json(findings) or None
     return verdict(*judge(trace, findings, label, f"{found}{threads}", f"{tail}{extra}"))
 
 

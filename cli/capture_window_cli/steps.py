@@ -272,6 +272,15 @@ def slower_phrases(findings, label):
     return out
 
 
+def slower_json(findings):
+    """--json's slower_kernels: per step, the kernels it ran slower (fractions)."""
+    return [{"thread": t.thread, "step": t.step, "others": t.others,
+             "kernels": [{"name": name, "ns": c.new_ns, "others_ns": c.base_ns,
+                          "change": round(c.change, 6), "low": round(c.low, 6),
+                          "high": round(c.high, 6)} for name, c in t.kernels]}
+            for t in findings.slower]
+
+
 def names_own_ranges(findings):
     """Whether an odd step holds ranges of the program's own (they say what it did)."""
     return any(p.ranges for t in findings.odd for p in t.odd)

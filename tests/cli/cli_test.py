@@ -229,12 +229,12 @@ def json_cases():
          [{"report": "eval.nsys-rep", "ok": False, "problem": "not_steady", "verdict": NOT_STEADY,
            "bytes": 9000, "label": "step", "kernels": 2506, "threads": 1, "steps": [30, 31, 32],
            "pids": [4100], "purpose": None, "step_kernels": steps, "graph_launches": 0,
-           "host_work": slow, "odd_kernels": odd, "window": None, "recorded": None}], ["check", "--json", "eval.nsys-rep"])
+           "host_work": slow, "odd_kernels": odd, "slower_kernels": None, "window": None, "recorded": None}], ["check", "--json", "eval.nsys-rep"])
     case("--json: a missing report", 1,
          [{"report": "gone.nsys-rep", "ok": False, "problem": "missing", "verdict": "no such report",
            "bytes": None, "label": "eval", "kernels": None, "threads": None, "steps": None,
            "pids": None, "purpose": None, "step_kernels": None, "graph_launches": None,
-           "host_work": None, "odd_kernels": None, "window": None, "recorded": None}],
+           "host_work": None, "odd_kernels": None, "slower_kernels": None, "window": None, "recorded": None}],
          ["check", "--json", "--label=eval", "gone.nsys-rep"])
 
 
@@ -246,7 +246,7 @@ def rank_json(rank, pid, steps):
             "pids": [pid], "purpose": None,
             "step_kernels": [{"step": s, "thread": 101, "kernels": 2, "names": {"tag(int *)": 2},
                               "ranges": {}, "took_ns": 5500, "graphs": 0} for s in steps],
-            "graph_launches": 0, "host_work": None, "odd_kernels": None, "window": None, "recorded": None}
+            "graph_launches": 0, "host_work": None, "odd_kernels": None, "slower_kernels": None, "window": None, "recorded": None}
 
 
 def rank_cases():

@@ -39,6 +39,12 @@ def kernel_cases():
          ["kslower.nsys-rep: step#31 launched the same kernels as steps 30 and 32 but ran backward "
           "+50.0% slower (95% interval +50.0% to +50.0%): not steady state"],
          ["check", "kslower.nsys-rep"])
+    status, got = checked("kslower.nsys-rep")
+    case_value("slower kernel --json: slower_kernels, the median instances and the change",
+               (status, got["slower_kernels"], got["odd_kernels"]),
+               (1, [{"thread": 101, "step": 31, "others": [30, 32], "kernels": [
+                   {"name": "backward(float *, int)", "ns": 3000, "others_ns": 2000, "change": 0.5,
+                    "low": 0.5, "high": 0.5}]}], None))
     report("host_step", "same.nsys-rep", 90_000)
     status, got = checked("same.nsys-rep")
     case_value("odd step --json: no odd kernels when the work is alike", (status, got["odd_kernels"]),
