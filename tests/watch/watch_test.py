@@ -24,6 +24,9 @@ replaces):
               polls: never read; a whole one (--at 12) opens 12-15; the
               loops run on for two more polls of the same request and do
               not open again
+  label       2 ranks with CAPTURE_WINDOW=25:10: a request for loops
+              labelled eval is read and passed over; one for `step` at 30,
+              inside the listed window 25-34, is missed (why=window)
   bad_input   trigger's bad arguments: exit status 2 and the exact message
   python_loop       2 ranks of loop(): at (--at 20 --wait)
   python_zero_edit  2 ranks of the zero edit: align (--align 16)
@@ -49,7 +52,7 @@ HOST = socket.gethostname()
 class Job:
     """N ranks of the program, each with its own pipes and record."""
 
-    def __init__(self, a, work, ranks, pauses, door="c"):
+    def __init__(self, a, work, ranks, pauses, door="c", extra_env=None):
         self.a, self.work, self.n = a, work, ranks
         self.path = os.path.join(work, "cw.watch")
         self.procs = []
@@ -59,6 +62,7 @@ class Job:
                        CW_RECORD=os.path.join(work, "rec.%d" % r),
                        NVTX_INJECTION64_PATH=a.recorder,
                        LD_LIBRARY_PATH=a.fakecuda_dir + ":" + os.environ.get("LD_LIBRARY_PATH", ""))
+            env.update(extra_env or {})
             args = [str(STEPS)] + [str(p) for p in pauses(r)]
             if door == "c":
                 cmd = [a.program] + args
@@ -190,11 +194,11 @@ def expect_equal(problems, what, got, want):
         problems.append("%s:\n  got  %r\n  want %r" % (what, got, want))
 
 
-def start(a, name, ranks, pauses, door="c"):
+def start(a, name, ranks, pauses, door="c", extra_env=None):
     work = os.path.join(a.work_dir, name)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    return Job(a, work, ranks, pauses, door)
+    return Job(a, work, ranks, pauses, door, extra_env)
 
 
 def table_lines(rows):
@@ -332,6 +336,26 @@ def case_once(a):
     return problems
 
 
+def case_label(a):
+    job = start(a, "label", 2, lambda r: [1, 10], extra_env={"CAPTURE_WINDOW": "25:10"})
+    job.pause(lambda r: 1)
+    other = written_id(trigger(a, job.path, "--at", 20, "--label", "eval").stdout)
+    job.await_read(other)
+    job.go()
+    job.pause(lambda r: 10)
+    covered = written_id(trigger(a, job.path, "--at", 30, "--label", "step").stdout)
+    job.await_read(covered)
+    job.go()
+    problems = check_ranks(job, [(25, 10)] * 2, job.finish())
+    for r in range(2):
+        expect_equal(problems, "rank %d's answers" % r, [
+            answers_of(job, r, other), answers_of(job, r, covered)], [
+            ["read id=%s" % other],
+            ["read id=%s" % covered, "seen id=%s loop=step step=11 at=30 count=4" % covered,
+             "missed id=%s loop=step step=34 at=30 why=window" % covered]])
+    return problems
+
+
 def case_bad_input(a):
     work = os.path.join(a.work_dir, "bad_input")
     shutil.rmtree(work, ignore_errors=True)
@@ -371,7 +395,7 @@ def case_bad_input(a):
 
 CASES = {
     "at": case_at, "align": case_align, "past": case_past, "replaced": case_replaced,
-    "once": case_once, "bad_input": case_bad_input,
+    "once": case_once, "label": case_label, "bad_input": case_bad_input,
     "python_loop": lambda a: case_at(a, 2, "loop"),
     "python_zero_edit": lambda a: case_align(a, 2, "zero_edit"),
 }
