@@ -13,6 +13,8 @@
  *   nvtx.c       the NVTX3 events (the only file that includes NVTX), and
  *                whether the tool attached is Nsight Compute
  *   profiler.c   CUDA profiler start/stop, resolved at run time, ref-counted
+ *   teardown.c   the exit paths: exit(), SIGTERM and SIGINT, crashes; the
+ *                locks a signal's teardown may take (cw_lock)
  *   watch.c      CAPTURE_WINDOW_WATCH: the thread that reads trigger requests
  *   answers.c    each rank's answers to them, beside the watched file
  *
@@ -25,6 +27,7 @@
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -165,6 +168,18 @@ void cw_nvtx_push_window(void *registered_label);
 void cw_nvtx_mark_aim(const char *label, long long every);
 bool cw_nsight_compute_attached(void);
 void cw_nvtx_pop(void);
+
+/* teardown.c: installed at the runtime's first load (window.c). A lock
+   of the runtime that a teardown may need is taken with cw_lock, which
+   fails (false) only on a signal's teardown path, instead of waiting for
+   a lock its thread already holds (docs/robustness.md). */
+void cw_teardown_install(void);
+bool cw_lock(pthread_mutex_t *lock);
+void cw_unlock(pthread_mutex_t *lock);
+
+/* window.c: this thread leaves every marked loop it is in (at exit, on a
+   fatal signal); WHY ends the verbose "window closed" line. */
+void cw_leave_thread_loops(const char *why);
 
 /* profiler.c */
 void cw_profiler_acquire(void);

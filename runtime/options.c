@@ -12,6 +12,7 @@
  * variable of no row (a typo) gets one line naming the closest row.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -32,18 +33,48 @@ struct cw_config cw_config = {
 /* CAPTURE_WINDOW_RANKS as given, once valid; NULL = all ranks. */
 static char *ranks_spec;
 
+/* One write(2) of the whole line, prefix and newline included, however
+   long (a heap buffer past the stack's): ranks and threads that share one
+   pipe or terminal (mpirun --tag-output, torchrun, srun) then never see a
+   line cut by another's. A pipe takes writes of up to PIPE_BUF (4096)
+   bytes whole; a longer line is still one write, which the kernel splits
+   only while the pipe is full. Retried after EINTR and partial writes;
+   errno is kept (a signal's teardown logs too: teardown.c). */
 void cw_log(const char *fmt, ...) {
-  char line[2048]; /* the self-check's line of a loop with many windows */
-  va_list ap;
+  int saved_errno = errno;
+  char small[2048];
+  enum { PREFIX = sizeof CW_PREFIX - 1 };
+  memcpy(small, CW_PREFIX, PREFIX);
+  va_list ap, again;
   va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+  va_copy(again, ap);
+  int n = vsnprintf(small + PREFIX, sizeof small - PREFIX, fmt, ap);
   va_end(ap);
-  if (n < 0) return;
-  if ((size_t)n > sizeof line - 2) n = sizeof line - 2;
-  line[n] = '\n';
-  /* One write per line so lines of concurrent threads do not interleave. */
-  fwrite(CW_PREFIX, 1, sizeof CW_PREFIX - 1, stderr);
-  fwrite(line, 1, (size_t)n + 1, stderr);
+  char *line = small;
+  if (n >= 0 && (size_t)n + PREFIX + 1 >= sizeof small) {
+    char *big = malloc((size_t)n + PREFIX + 2);
+    if (big) {
+      memcpy(big, CW_PREFIX, PREFIX);
+      vsnprintf(big + PREFIX, (size_t)n + 1, fmt, again);
+      line = big;
+    } else {
+      n = (int)(sizeof small - PREFIX - 2); /* no memory: the line is cut */
+    }
+  }
+  va_end(again);
+  if (n >= 0) {
+    size_t len = PREFIX + (size_t)n;
+    line[len++] = '\n';
+    for (size_t done = 0; done < len;) {
+      ssize_t w = write(STDERR_FILENO, line + done, len - done);
+      if (w > 0)
+        done += (size_t)w;
+      else if (w == 0 || errno != EINTR)
+        break;
+    }
+  }
+  if (line != small) free(line);
+  errno = saved_errno;
 }
 
 /* ---- small strict parsers -------------------------------------------- */
@@ -412,6 +443,13 @@ static bool parse_times(const char *value) {
   return true;
 }
 
+/* Whether the path holds %C, C being p or r (not %%C). */
+static bool times_pattern_has(char c) {
+  for (const char *at = strchr(times_pattern, '%'); at; at = strchr(at + 2, '%'))
+    if (at[1] == c) return true;
+  return false;
+}
+
 static void expand_times_path(void) {
   char path[4096];
   size_t len = 0;
@@ -641,9 +679,32 @@ static bool read_rank(void) {
   return true;
 }
 
+/* Several ranks given one CAPTURE_WINDOW_TIMES path that names neither
+   the rank nor the pid would share one file: each writes PATH.RANK
+   instead, as if the path ended in .%r (contract section 8), and rank 0
+   says so (every rank, verbose). */
+static void give_each_rank_a_file(void) {
+  if (!cw_config.times_path || !cw_config.rank_set || times_pattern_has('r') ||
+      times_pattern_has('p'))
+    return;
+  const char *variable = NULL;
+  for (size_t k = 0; !variable && k < sizeof rank_variables / sizeof *rank_variables; k++)
+    if (env(rank_variables[k])) variable = rank_variables[k];
+  size_t size = strlen(cw_config.times_path) + 24;
+  char *own = malloc(size);
+  if (!own) return;
+  snprintf(own, size, "%s.%lld", cw_config.times_path, cw_config.rank);
+  if (cw_config.rank == 0 || cw_config.verbose)
+    cw_log("CAPTURE_WINDOW_TIMES='%s' names no rank and %s is set: each rank writes its own "
+           "file, %s.%%r (here '%s'); put %%r in the path to place the rank elsewhere",
+           times_pattern, variable, cw_config.times_path, own);
+  free(cw_config.times_path);
+  cw_config.times_path = own;
+}
+
 /* The rank is only read when some ranks are excluded, CAPTURE_WINDOW_TIMES
-   names it or CAPTURE_WINDOW_WATCH answers under it: a bad RANK cannot
-   matter otherwise. */
+   is set without %p (a file per rank) or CAPTURE_WINDOW_WATCH answers
+   under it: a bad RANK cannot matter otherwise. */
 static void apply_rank_filter(void) {
   if (!ranks_spec || ranks_hold(ranks_spec, cw_config.rank) == 1) return;
   if (cw_config.verbose)
@@ -662,14 +723,17 @@ void cw_config_load(void) {
       valid = reject(options[k].name, value, options[k].accepted);
   }
   report_unknown_variables();
-  if (valid &&
-      (ranks_spec || cw_config.watch_path || (times_pattern && strstr(times_pattern, "%r"))))
+  if (valid && (ranks_spec || cw_config.watch_path ||
+                (times_pattern && (times_pattern_has('r') || !times_pattern_has('p')))))
     valid = read_rank();
   if (valid) apply_rank_filter();
   const char *windows = env("CAPTURE_WINDOW");
   if (valid && cw_config.verbose && windows && strcmp(windows, "off") == 0)
     cw_log("CAPTURE_WINDOW=off: capture is off for this run");
-  if (times_pattern && !cw_config.off) expand_times_path();
+  if (times_pattern && !cw_config.off) {
+    expand_times_path();
+    give_each_rank_a_file();
+  }
   cw_config.nvtx_tool = env("NVTX_INJECTION64_PATH") != NULL;
   cw_config.step_ranges_always = cw_config.nvtx_tool && cw_config.steps == CW_STEPS_ALL;
   cw_config.self_check =

@@ -35,7 +35,7 @@ static void resolve_driver(void) {
 }
 
 void cw_profiler_acquire(void) {
-  pthread_mutex_lock(&lock);
+  if (!cw_lock(&lock)) return;
   if (open_windows++ == 0) {
     if (!resolved) resolve_driver();
     if (cu_start) {
@@ -43,26 +43,26 @@ void cw_profiler_acquire(void) {
       if (cw_config.verbose) cw_log("profiler started (cuProfilerStart: %d)", status);
     }
   }
-  pthread_mutex_unlock(&lock);
+  cw_unlock(&lock);
 }
 
 void cw_profiler_release(void) {
-  pthread_mutex_lock(&lock);
+  if (!cw_lock(&lock)) return;
   if (open_windows > 0 && --open_windows == 0 && cu_stop) {
     int status = cu_stop();
     if (cw_config.verbose) cw_log("profiler stopped (cuProfilerStop: %d)", status);
   }
-  pthread_mutex_unlock(&lock);
+  cw_unlock(&lock);
 }
 
-/* exit() inside a window: no pop can run on other threads any more, but the
-   profiler must not be left running. */
+/* exit() or a fatal signal inside a window (teardown.c): no pop can run on
+   other threads any more, but the profiler must not be left running. */
 void cw_profiler_stop_at_exit(void) {
-  pthread_mutex_lock(&lock);
+  if (!cw_lock(&lock)) return;
   if (open_windows > 0 && cu_stop) {
     open_windows = 0;
     cu_stop();
     if (cw_config.verbose) cw_log("profiler stopped at exit with a window still open");
   }
-  pthread_mutex_unlock(&lock);
+  cw_unlock(&lock);
 }

@@ -264,12 +264,12 @@ static void report_site(const struct cw_loop *site) {
 }
 
 void cw_selfcheck_report(void) {
-  pthread_mutex_lock(&all_lock);
+  if (!cw_lock(&all_lock)) return; /* a signal's teardown, in the middle of a new loop */
   for (const struct cw_loop *l = all_loops; l; l = l->all_next) {
     bool first_of_site = true;
     for (const struct cw_loop *e = all_loops; e != l; e = e->all_next)
       if (same_site(e, l)) first_of_site = false;
     if (first_of_site) report_site(l);
   }
-  pthread_mutex_unlock(&all_lock);
+  cw_unlock(&all_lock);
 }

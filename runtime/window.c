@@ -48,6 +48,10 @@ static pthread_key_t thread_key;
 static size_t n_sites;
 static __thread struct cw_thread *this_thread __attribute__((tls_model("initial-exec")));
 
+/* Set while this thread runs a hook that changes its loops' state or
+   calls the NVTX tool: a signal's teardown must then leave them alone. */
+static __thread int in_hook __attribute__((tls_model("initial-exec")));
+
 /* Iterations from `at` on need a decision (begin_slowly); every iteration
    calls the runtime while it gets an L#i range. */
 static void set_decide_at(struct cw_loop *loop, long long at) {
@@ -129,13 +133,13 @@ static void close_window(struct cw_loop *loop, long long last, const char *why) 
    iterations and window are still in progress. They end here as those
    cleanups would have ended them, innermost first: iteration ranges begun
    after the window opened, the window, the ones begun before it. */
-static void end_in_progress(struct cw_loop *loop) {
+static void end_in_progress(struct cw_loop *loop, const char *why) {
   while (loop->depth > 0) {
     if (loop->window_open && loop->depth == loop->window_depth)
-      close_window(loop, loop->head.next - 1, " at thread exit");
+      close_window(loop, loop->head.next - 1, why);
     if (loop->running[--loop->depth] & 1) cw_nvtx_pop();
   }
-  if (loop->window_open) close_window(loop, loop->head.next - 1, " at thread exit");
+  if (loop->window_open) close_window(loop, loop->head.next - 1, why);
 }
 
 /* A thread that ends inside a window must still close it. Loops are taken
@@ -147,7 +151,7 @@ static void thread_exit(void *data) {
     struct cw_loop *loop = thread->loops[k];
     if (!loop) continue;
     if (cw_config.watch_path) cw_watch_forget(loop);
-    end_in_progress(loop);
+    end_in_progress(loop, " at thread exit");
     cw_times_close(loop->times);
     loop->times = NULL;
     if (loop->running != loop->inline_running) free(loop->running);
@@ -162,12 +166,6 @@ static void thread_exit(void *data) {
   this_thread = NULL;
 }
 
-static void at_exit(void) {
-  if (cw_config.self_check) cw_selfcheck_report();
-  if (cw_config.times_path) cw_times_flush_all();
-  cw_profiler_stop_at_exit();
-}
-
 static void load_once(void) {
   cw_config_load();
   pthread_key_create(&thread_key, thread_exit);
@@ -175,7 +173,7 @@ static void load_once(void) {
   if (cw_config.watch_path && !cw_config.off) cw_watch_start();
   if (cw_config.times_path || cw_config.spike_count) cw_step_clock_start();
   if (cw_config.times_path) cw_times_start();
-  atexit(at_exit);
+  cw_teardown_install();
 }
 
 /* Decides once per descriptor whether its loop is active. */
@@ -240,8 +238,10 @@ static CW_COLD struct cw_loop *new_thread_loop(struct cw_site_v2 *site, size_t i
 static CW_COLD struct cw_loop *enter_slowly(struct cw_site_v2 *site, uintptr_t state) {
   int saved_errno = errno;
   struct cw_loop *loop = NULL;
+  in_hook++;
   if (state == SITE_UNKNOWN) state = activate_site(site);
   if (state == SITE_ACTIVE) loop = new_thread_loop(site, (size_t)(uintptr_t)site->runtime[1]);
+  in_hook--;
   errno = saved_errno;
   return loop;
 }
@@ -367,11 +367,16 @@ static inline void push_iteration(struct cw_loop *loop, long long i) {
 static CW_NOINLINE int begin_tracked(struct cw_loop *loop, long long i) {
   int saved_errno = errno;
   int tracked = 0;
-  if (i >= decide_at(loop)) begin_slowly(loop, i);
+  in_hook++;
+  if (i >= decide_at(loop))
+    begin_slowly(loop, i);
+  else if (times_every_step(loop)) /* an L#i range's iteration needs its time too */
+    step_boundary(loop, i, cw_ticks());
   if (loop->depth < loop->capacity || grow_running(loop)) {
     push_iteration(loop, i);
     tracked = 1;
   }
+  in_hook--;
   errno = saved_errno;
   return tracked;
 }
@@ -411,7 +416,9 @@ static void end_iteration(struct cw_loop_v2 *head) {
 
 void cw_iter_end_v2(struct cw_loop_v2 *head) {
   int saved_errno = errno;
+  in_hook++;
   end_iteration(head);
+  in_hook--;
   errno = saved_errno;
 }
 
@@ -419,6 +426,7 @@ void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
   if (!head) return; /* an inactive loop */
   int saved_errno = errno;
   struct cw_loop *loop = (struct cw_loop *)head;
+  in_hook++;
   if (iteration_open) end_iteration(head);
   if ((loop->last_begin_ns || loop->step_begin) && loop->depth == 0) {
     /* The last step ends at the loop's exit. */
@@ -427,5 +435,23 @@ void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
   }
   if (loop->window_open && loop->depth == loop->window_depth)
     close_window(loop, head->next - 1, " early, loop left");
+  in_hook--;
   errno = saved_errno;
+}
+
+/* The process ends (exit(), a fatal signal: teardown.c) while this thread
+   may be inside marked loops: each ends as leaving it would end it, the
+   step begun last ends now (its time is written), iteration ranges and
+   windows close, innermost first, a window's held steps being those
+   begun. Not when the signal interrupted a hook of this thread. */
+void cw_leave_thread_loops(const char *why) {
+  struct cw_thread *thread = this_thread;
+  if (in_hook || !thread) return;
+  for (size_t k = thread->capacity; k-- > 0;) {
+    struct cw_loop *loop = thread->loops[k];
+    if (!loop) continue;
+    if (loop->step_begin) end_step(loop, cw_ticks());
+    if (loop->last_begin_ns) cw_time_step(loop, false, cw_now_ns());
+    end_in_progress(loop, why);
+  }
 }
