@@ -12,6 +12,8 @@ its instances' times says `slower` at the given minimum change.
       the largest change first; [] when they are not the same
   waits(short_name)            a communication kernel (NCCL's), which
       check leaves out: its time is the wait for the other ranks
+  matters(step, others, name)  the kernel's extra time in STEP is at
+      least STEP_MIN_SHARE of the other steps' GPU time (check's filter)
 
 diff (diffreports.py) compares two reports' windows at change.MIN_CHANGE
 and flags the kernels. check (steps.py) compares each step of a window
@@ -24,6 +26,8 @@ import collections
 from .change import compare, median_of
 
 STEP_MIN_CHANGE = 0.2   # check: a kernel 20 % slower than in the thread's other steps
+STEP_MIN_SHARE = 0.05   # ... whose extra time is 5 % of a step's GPU time: a small kernel's
+                        # jitter (a 3 us kernel taking 4 us) is no finding in a step of 263
 COMMUNICATION = "nccl"  # short names of the kernels that wait for other ranks (straggler.py's)
 
 
@@ -61,6 +65,15 @@ def slower_kernels(steps, others, min_change):
     found = [(name, compare(theirs[name], mine[name], min_change)) for name in worth]
     found = [(name, c) for name, c in found if c and c.verdict == "slower"]
     return sorted(found, key=lambda nc: (-nc[1].change, nc[0]))
+
+
+def matters(step, others, name):
+    """Whether NAME's extra time in STEP, over its time in the typical
+    other step, is at least STEP_MIN_SHARE of that step's GPU time."""
+    mine = sum(ns for n, ns in step.kernel_ns if n == name)
+    theirs = median_of([sum(ns for n, ns in o.kernel_ns if n == name) for o in others])
+    total = median_of([sum(ns for _, ns in o.kernel_ns) for o in others])
+    return mine - theirs >= STEP_MIN_SHARE * total
 
 
 def kernel_ns(step):

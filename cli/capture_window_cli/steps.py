@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from .common import and_list, commas, duration, duration_range, plural, spans
 from .differ import calls_in, differing, phrase, totals
 from .rule import median
-from .samekernels import STEP_MIN_CHANGE, slower_kernels, waits
+from .samekernels import STEP_MIN_CHANGE, matters, slower_kernels, waits
 from .trace import tid_of
 
 # A step of an aimed window that did the same work as its thread's other
@@ -108,7 +108,8 @@ def analyse(trace):
 def slower_steps(trace):
     """Each step of a thread of 3 steps or more against the thread's other
     steps: [SlowerStep] where they all launched the same kernels and this
-    one ran some STEP_MIN_CHANGE slower or more, beyond noise; not the
+    one ran some STEP_MIN_CHANGE slower or more, beyond noise, adding at
+    least STEP_MIN_SHARE of a step's GPU time; not the
     communication kernels, whose time is the wait for the other ranks
     (straggler.py's subject)."""
     found = []
@@ -117,7 +118,7 @@ def slower_steps(trace):
         for s in steps if len(steps) >= 3 else ():
             others = [o for o in steps if o is not s]
             kernels = [(name, c) for name, c in slower_kernels([s], others, STEP_MIN_CHANGE)
-                       if not waits(trace.short.get(name, name))]
+                       if not waits(trace.short.get(name, name)) and matters(s, others, name)]
             if kernels:
                 found.append(SlowerStep(tid_of(gtid), s.index, [o.index for o in others], kernels))
     return found
