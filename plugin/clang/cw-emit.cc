@@ -175,6 +175,8 @@ void LoopReader::enterRewritten(const SiteValues &Site) {
   TokenWriter W(PP, Keyword[0].getLocation(), Out);
   std::string N = std::to_string(Site.Id);
 
+  warnEmptyRangeForBody();
+
   W.punct(tok::l_brace);
   writeLoopEnter(W, PP.getLangOpts(), Site, N);
   W.append(Before).append(Keyword).append(Header).punct(tok::l_brace);

@@ -15,6 +15,8 @@
  */
 #include "cw-loop.h"
 
+#include "clang/Basic/DiagnosticSema.h"
+
 using namespace clang;
 
 namespace cw_clang {
@@ -256,7 +258,10 @@ bool LoopReader::readStatement(Tokens &Out) {
   default:
     if (Tok.isAnnotation()) /* another pragma's; the statement follows */
       return readStatement(Out);
-    return readUntilSemi(Out);
+    /* TOK is in OUT already: a '(' that opens the statement, as in
+       `(void)e;` or `((void)0);`, is open, and the ';' that ends the
+       statement is the one after its ')'. */
+    return readUntilSemi(Out, bracketStep(Tok));
   }
 }
 
@@ -295,6 +300,28 @@ bool LoopReader::readLoop() {
 const char *LoopReader::loopKind() const {
   if (Keyword.empty()) return "?";
   return Keyword[0].is(tok::kw_do) ? "do" : Keyword[0].is(tok::kw_while) ? "while" : "for";
+}
+
+void LoopReader::warnEmptyRangeForBody() const {
+  if (Keyword.empty() || !Keyword[0].is(tok::kw_for) || Header.size() < 2 || Body.size() != 1 ||
+      !Body[0].is(tok::semi) || Body[0].hasLeadingEmptyMacro())
+    return;
+  /* A range-for: a ':' at the header's own level. */
+  int Depth = 0;
+  bool Range = false;
+  for (const Token &Tok : Header) {
+    Depth += bracketStep(Tok);
+    Range |= Depth == 1 && Tok.is(tok::colon);
+  }
+  /* Sema's rule (DiagnoseEmptyStmtBody): the ';' on the line of the ')'. */
+  const SourceManager &SM = PP.getSourceManager();
+  SourceLocation Semi = Body[0].getLocation();
+  if (!Range ||
+      SM.getPresumedLineNumber(Header.back().getLocation()) != SM.getSpellingLineNumber(Semi))
+    return;
+  DiagnosticsEngine &Diags = PP.getDiagnostics();
+  Diags.Report(Semi, diag::warn_empty_range_based_for_body);
+  Diags.Report(Semi, diag::note_empty_body_on_separate_line);
 }
 
 void LoopReader::enter(Tokens &&Stream) {

@@ -44,6 +44,9 @@ public:
      (cw-emit.cc), or as they were. */
   void enterRewritten(const SiteValues &Site);
   void enterUnchanged();
+  /* Clang's -Wempty-body warning about `for (x : r) ;`, which the
+     rewritten body (a block) no longer draws from Sema. */
+  void warnEmptyRangeForBody() const;
 
 private:
   using Tokens = llvm::SmallVector<clang::Token, 64>;
