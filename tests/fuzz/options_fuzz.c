@@ -35,6 +35,7 @@ static void reset_options(void) {
   free(ranks_spec);
   ranks_spec = NULL;
   free(cw_config.times_path);
+  free(cw_config.watch_path);
   times_pattern = NULL;
   cw_config = initial_config;
 }
