@@ -370,8 +370,8 @@ static CW_NOINLINE int begin_tracked(struct cw_loop *loop, long long i) {
   in_hook++;
   if (i >= decide_at(loop))
     begin_slowly(loop, i);
-  else if (times_every_step(loop)) /* an L#i range's iteration needs its time too */
-    step_boundary(loop, i, cw_ticks());
+  else if (loop->times) /* an iteration with an L#i range is timed as one without */
+    time_only(loop, i);
   if (loop->depth < loop->capacity || grow_running(loop)) {
     push_iteration(loop, i);
     tracked = 1;
