@@ -59,7 +59,7 @@ CASES = [
     (["--loop", "fit:30"], "capture_window: bad value 'fit:30' for --loop: START must be "
                            "followed by :COUNT " + GRAMMAR),
     (["--loop", "train.py:x"], "capture_window: bad value 'train.py:x' for --loop: LINE must "
-                               "be a decimal number from 1 " + GRAMMAR),
+                               "be a decimal number from 1 to 4294967295 " + GRAMMAR),
     (["--lop", "train.py:2"], "capture_window: unknown option '--lop'\n" + USAGE),
 ]
 # Specs that parse but mark nothing where the script runs: named at the end
