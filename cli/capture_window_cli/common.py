@@ -2,6 +2,7 @@
 numbers and ranges as the verdicts write them."""
 import os
 import re
+import sys
 
 from . import __doc__ as HELP
 
@@ -94,6 +95,15 @@ PROBLEMS = {
 def problem(name, **fields):
     """(NAME, its message filled with FIELDS): what a verdict returns."""
     return name, PROBLEMS[name].format(**fields)
+
+
+def say(line):
+    """LINE on stderr in one write of the whole line, as the runtime writes
+    its own: ranks that share one stderr (torchrun, mpirun --tag-output)
+    never cut each other's lines, which print(..., file=sys.stderr) does
+    (the text and its newline go out apart)."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def cannot_run(command, error, variable, tool):

@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 from .common import (ME, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
-                     program_name, problem)
+                     program_name, problem, say)
 from .runtime import AT_START, none_due, rank_variable, windows
 
 USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
@@ -236,12 +236,12 @@ def profile_ncu(args):
         os.remove(report)
     command = [ncu_command(), *defaults_for(ncu_opts), "-o", output, *ncu_opts, *program]
     shown = [f"{k}={v}" for k, v in variables.items()] + command
-    print(f"{ME}: {shlex.join(shown)}", file=sys.stderr)
+    say(f"{ME}: {shlex.join(shown)}")
     sys.stdout.flush()
     try:
         status = subprocess.call(command, env=dict(os.environ, **variables))
     except OSError as e:
-        print(f"{ME}: {cannot_run(command[0], e, 'NCU', 'ncu')}", file=sys.stderr)
+        say(f"{ME}: {cannot_run(command[0], e, 'NCU', 'ncu')}")
         return 1
     reason = none_due()
     if not os.path.isfile(report):
@@ -255,5 +255,5 @@ def profile_ncu(args):
     r = check_ncu_report(report, label, expect)
     print(f"{report}: {r['verdict']}")
     if status != 0:
-        print(f"{ME}: ncu exited with status {status}", file=sys.stderr)
+        say(f"{ME}: ncu exited with status {status}")
     return status or (0 if r["ok"] else 1)

@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from .common import ME, cannot_run, nsys_command, nsys_defaults, plural
+from .common import ME, cannot_run, nsys_command, nsys_defaults, plural, say
 from .runtime import rank_variable
 
 
@@ -24,12 +24,12 @@ def run_nsys(name, nsys_opts, program, range_end, variables=None):
     command = [nsys_command(), "profile", *nsys_defaults(nsys_opts, range_end), "-o", output,
                *nsys_opts, *program]
     shown = [f"{k}={v}" for k, v in (variables or {}).items()] + command
-    print(f"{ME}: {shlex.join(shown)}", file=sys.stderr)
+    say(f"{ME}: {shlex.join(shown)}")
     sys.stdout.flush()
     try:
         status = subprocess.call(command, env=dict(os.environ, **(variables or {})))
     except OSError as e:
-        print(f"{ME}: {cannot_run(command[0], e, 'NSYS', 'nsys')}", file=sys.stderr)
+        say(f"{ME}: {cannot_run(command[0], e, 'NSYS', 'nsys')}")
         return None, []
     return status, written_reports(stem)
 
@@ -37,7 +37,7 @@ def run_nsys(name, nsys_opts, program, range_end, variables=None):
 def nsys_ended(nsys_status, status):
     """The command's exit status: nsys's failure said, and kept when the checks passed."""
     if nsys_status != 0:
-        print(f"{ME}: nsys exited with status {nsys_status}", file=sys.stderr)
+        say(f"{ME}: nsys exited with status {nsys_status}")
     return status or nsys_status
 
 

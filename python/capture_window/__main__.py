@@ -13,6 +13,7 @@ Manual: python -m pydoc capture_window (installed with the package)
 import sys
 
 from ._launch import run_module, run_script
+from ._say import say
 from ._spec import SpecError
 
 USAGE = ("usage: python -m capture_window --loop SPEC ... SCRIPT ARGS... | -m MODULE ARGS... "
@@ -45,5 +46,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv[1:]))
     except SpecError as e:
-        print(e, file=sys.stderr)
+        say(str(e))
         sys.exit(2)

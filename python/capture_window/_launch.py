@@ -22,6 +22,7 @@ import types
 
 from . import _spec
 from ._loops import loop_on, refusal
+from ._say import say
 from ._spec import SpecError
 from ._zero_edit import GLOBAL, Finder, Marking
 
@@ -40,10 +41,10 @@ def find_file(spec, main):
     for path in [name] if os.path.isabs(name) else [os.path.join(r, name) for r in roots]:
         if os.path.isfile(path):
             return os.path.abspath(path)
-    print("capture_window: note: --loop %s: no file %s%s before the run; its loop is marked if "
+    say("capture_window: note: --loop %s: no file %s%s before the run; its loop is marked if "
           "a module whose path ends in %s is imported" % (
               spec.text, name, "" if os.path.isabs(name) else
-              " under %s or sys.path" % ", ".join(folders), name), file=sys.stderr)
+              " under %s or sys.path" % ", ".join(folders), name))
     return None
 
 

@@ -8,8 +8,9 @@ calls the compiler plugins emit.
 import atexit
 import ctypes
 import os
-import sys
 import threading
+
+from ._say import say
 
 ABI_VERSION = 2
 NAMES = ("libcapture_window.so.1", "libcapture_window.so")
@@ -65,9 +66,8 @@ def load():
         lib.cw_loop_exit_v2.restype = None
         lib.cw_loop_exit_v2.argtypes = [ctypes.c_void_p, ctypes.c_int]
         return lib
-    print("capture_window: cannot load libcapture_window, tried %s; the marked loops run "
-          "unmarked (set CAPTURE_WINDOW_LIBRARY to the library's path)" % ", ".join(tried),
-          file=sys.stderr)
+    say("capture_window: cannot load libcapture_window, tried %s; the marked loops run "
+        "unmarked (set CAPTURE_WINDOW_LIBRARY to the library's path)" % ", ".join(tried))
     return None
 
 

@@ -44,6 +44,7 @@ from . import _marked, _runtime, _spec
 from ._iteration import IDLE, Entry
 from ._loops import (ASYNC, enclosing_qualname, functions, loop_on, not_one_loop, outermost_loops,
                      refusal)
+from ._say import say
 
 GLOBAL = "__capture_window__"     # the name the rewritten code calls through
 
@@ -153,8 +154,7 @@ class Marking:
                 self.reached.add(n)
                 node, why = loop_on(tree, s.line)
                 if node is None:
-                    print(refusal(path, s.line, s, why + "; nothing marked there"),
-                          file=sys.stderr)
+                    say(refusal(path, s.line, s, why + "; nothing marked there"))
                 elif self.accept(n, s, node, path):
                     found.append(Marker(s, node, path, enclosing_qualname(tree, s.line)))
         return found
@@ -166,21 +166,19 @@ class Marking:
             self.reached.add(n)
             loops = outermost_loops(fn)
             if len(loops) != 1:
-                print(refusal(path, fn.lineno, s, not_one_loop(qualname, loops, path)),
-                      file=sys.stderr)
+                say(refusal(path, fn.lineno, s, not_one_loop(qualname, loops, path)))
             elif self.accept(n, s, loops[0], path):
                 yield Marker(s, loops[0], path, qualname)
 
     def accept(self, n, s, node, path):
         if isinstance(node, ast.AsyncFor):
-            print(refusal(path, node.lineno, s, ASYNC + "; nothing marked there"),
-                  file=sys.stderr)
+            say(refusal(path, node.lineno, s, ASYNC + "; nothing marked there"))
             return False
         # A module compiled again (importlib.reload) marks its loop again,
         # with the same site: its iterations keep counting.
         if self.marked.setdefault((path, node.lineno), n) != n:
-            print(refusal(path, node.lineno, s, "this loop is marked by an earlier --loop "
-                          "already"), file=sys.stderr)
+            say(refusal(path, node.lineno, s, "this loop is marked by an earlier --loop "
+                        "already"))
             return False
         self.used.add(n)
         return True
@@ -219,8 +217,8 @@ class Marking:
     def report_unused(self):
         for n, s in enumerate(self.specs):
             if n not in self.used:
-                print("capture_window: --loop %s matched no loop in this run%s"
-                      % (s.text, self.why_unused(n, s)), file=sys.stderr)
+                say("capture_window: --loop %s matched no loop in this run%s"
+                    % (s.text, self.why_unused(n, s)))
 
 
 class Loader(importlib.machinery.SourceFileLoader):
