@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 from . import plan, runtime
-from .common import ME, Usage, option_value, program_name
+from .common import ME, BadArguments, Usage, option_value, program_name
 from .nsys import no_report, nsys_ended, run_nsys
 from .check import check
 from .steps import host_phrases, odd_phrases
@@ -53,7 +53,7 @@ def parse_auto(args):
     if opts["steps"] and opts["from"]:
         raise Usage(f"{ME}: profile --auto: --steps or --from, not both")
     if not program:
-        raise Usage(f"{ME}: profile: no program given")
+        raise BadArguments(f"{ME}: profile: no program given")
     return opts, nsys_opts, program
 
 

@@ -15,7 +15,7 @@ import collections
 import json
 import os
 
-from .common import ME, Usage, usage, commas, plural, human, spans, parse_expect, option_value, problem
+from .common import ME, BadArguments, commas, plural, human, spans, parse_expect, option_value, problem
 from .export import export
 from .ncu import check_ncu_report
 from .ranks import compare_ranks, rank_json, rank_lines
@@ -172,10 +172,10 @@ def cmd_check(args):
         elif a == "--expect" or a.startswith("--expect="):
             expect, i = option_value(args, i, "--expect")
         else:
-            raise Usage(f"{ME}: check: unknown option '{a}'")
+            raise BadArguments(f"{ME}: check: unknown option '{a}'")
     reports = args[i:]
     if not reports:
-        raise usage()
+        raise BadArguments()
     expect = parse_expect(expect) if expect else None
     results = [check_ncu_report(r, label, expect) if r.endswith(".ncu-rep") else
                check_report(r, label, expect) for r in reports]

@@ -13,9 +13,19 @@ class Usage(Exception):
     """Bad usage: the message (if any) is printed, the exit status is 2."""
 
 
+class BadArguments(Usage):
+    """A verb's missing or bad arguments: the message (if any), then the
+    verb's own synopsis, which the command adds (it knows the verb)."""
+
+
 def usage():
     """The synopsis: the manual's second paragraph."""
     return Usage(HELP.strip().split("\n\n")[1])
+
+
+def verb_synopsis(verb):
+    """VERB's lines of the manual's synopsis, with their continuations."""
+    return verb_help(verb).split("\n\n")[0]
 
 
 def verb_help(verb):
@@ -227,7 +237,7 @@ def option_value(args, i, name):
     """The value of option args[i] (NAME VALUE or NAME=VALUE) and the next index."""
     if args[i] == name:
         if i + 1 >= len(args):
-            raise usage()
+            raise BadArguments(f"{ME}: {name} needs a value")
         return args[i + 1], i + 2
     return args[i][len(name) + 1:], i + 1
 

@@ -17,7 +17,7 @@ import glob
 import os
 
 from . import change
-from .common import ME, Usage, option_value
+from .common import ME, BadArguments, Usage, option_value
 from .diffout import pct, reports_json, reports_text, steps_json, steps_text
 from .diffreports import reports_diff
 from .diffsteps import steps_diff
@@ -76,12 +76,12 @@ def parse(args):
             words += args[i + 1:]
             break
         elif a.startswith("-") and len(a) > 1:
-            raise Usage(f"{ME}: diff: unknown option '{a}' (--help lists them)")
+            raise BadArguments(f"{ME}: diff: unknown option '{a}' (--help lists them)")
         else:
             words.append(a)
             i += 1
     if len(words) != 2:
-        raise Usage(f"{ME}: diff: give two runs, BASE and NEW (each a step-time file, a folder "
+        raise BadArguments(f"{ME}: diff: give two runs, BASE and NEW (each a step-time file, a folder "
                     f"of them or a quoted glob), got {len(words)}: {' '.join(words) or 'none'}")
     return opts, words
 

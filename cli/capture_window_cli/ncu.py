@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from .common import (ME, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
+from .common import (ME, BadArguments, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
                      program_name, problem, say)
 from .runtime import AT_START, none_due, rank_variable, windows
 
@@ -68,7 +68,7 @@ def parse(args):
     if steps and window:
         raise Usage(f"{ME}: profile --tool ncu: --steps or --window, not both")
     if not program:
-        raise Usage(f"{ME}: profile: no program given")
+        raise BadArguments(f"{ME}: profile: no program given")
     return name, label, steps, window, ncu_opts, program
 
 

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import asdict
 
 from .analysis import analyse, events_of
-from .common import ME, Usage, duration, durations, option_value, plural
+from .common import ME, BadArguments, Usage, duration, durations, option_value, plural
 from .planranks import WHY, across_json, across_lines, across_ranks, file_lines
 from .plot import plot
 from .steady import SHAPE_MIN, STEADY_SPREAD
@@ -191,7 +191,7 @@ def parse_plan(args):
             while j < len(args) and not args[j].startswith("-"):
                 j += 1
             if j == i + 1:
-                raise Usage(f"{ME}: plan: --from needs a file or a folder")
+                raise BadArguments(f"{ME}: plan: --from needs a file or a folder")
             opts["from"] += args[i + 1:j]
             i = j
         elif a.startswith("--from="):
@@ -201,7 +201,7 @@ def parse_plan(args):
             name = a.split("=")[0]
             opts[name[2:]], i = option_value(args, i, name)
         elif a.startswith("-"):
-            raise Usage(f"{ME}: plan: unknown option '{a}' (--help lists them)")
+            raise BadArguments(f"{ME}: plan: unknown option '{a}' (--help lists them)")
         else:
             break
     if opts["help"]:
@@ -214,7 +214,7 @@ def parse_plan(args):
         opts[name] = int(opts[name]) if opts[name] is not None else None
     program = args[i:]
     if bool(program) == bool(opts["from"]):
-        raise Usage(f"{ME}: plan: give either --from PATH... or -- PROGRAM [ARG...]")
+        raise BadArguments(f"{ME}: plan: give either --from PATH... or -- PROGRAM [ARG...]")
     return opts, program
 
 

@@ -2,7 +2,7 @@
 then `check` of each report it wrote."""
 import os
 
-from .common import ME, Usage, option_value, parse_expect, program_name
+from .common import ME, BadArguments, Usage, option_value, parse_expect, program_name
 from .nsys import no_report, nsys_ended, run_nsys
 from .check import check_report
 from .runtime import AT_START, BY_AUTO, none_due, windows
@@ -63,7 +63,7 @@ def parse_profile(args):
             break
     program = args[i:]
     if not program:
-        raise Usage(f"{ME}: profile: no program given")
+        raise BadArguments(f"{ME}: profile: no program given")
     return name, label, parse_expect(expect) if expect else None, nsys_opts, program
 
 
@@ -75,7 +75,7 @@ def take_tool(args):
         if a == "--tool" or a.startswith("--tool="):
             tool, after = option_value(args, k, "--tool")
             if tool not in ("nsys", "ncu"):
-                raise Usage(f"{ME}: --tool takes nsys or ncu, got '{tool}'")
+                raise BadArguments(f"{ME}: --tool takes nsys or ncu, got '{tool}'")
             return tool, args[:k] + args[after:]
     return "nsys", args
 

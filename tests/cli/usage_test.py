@@ -92,6 +92,22 @@ def main():
         ["  capture-window trigger PATH (--at STEP | --align N) [--count C] [--label L] [--wait SECONDS]",
          "  capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW",
          "  capture-window --version"]))
+    # A verb's missing or bad arguments: what is wrong, then that verb's
+    # synopsis lines only (the manual's), never every verb's.
+    mine = {v: [l for l in lines if l.startswith(f"  capture-window {v} ")
+                or l.startswith(" " * 25) and v == "profile"] for v in ("check", "plan", "diff", "profile")}
+    for verb, words, message in (
+            ("check", [], None),
+            ("check", ["--steps", "x.nsys-rep"], "capture-window: check: unknown option '--steps'"),
+            ("check", ["--label"], "capture-window: --label needs a value"),
+            ("plan", [], "capture-window: plan: give either --from PATH... or -- PROGRAM [ARG...]"),
+            ("plan", ["--fast"], "capture-window: plan: unknown option '--fast' (--help lists them)"),
+            ("diff", ["a"], "capture-window: diff: give two runs, BASE and NEW (each a step-time "
+             "file, a folder of them or a quoted glob), got 1: a"),
+            ("profile", ["-o", "x"], "capture-window: profile: no program given"),
+            ("profile", ["--tool", "vtune", "--", "./p"], "capture-window: --tool takes nsys or ncu, got 'vtune'")):
+        want = "\n".join(filter(None, [message, "usage:", *mine[verb]])) + "\n"
+        check(f"{verb} {' '.join(words)}: its own usage", run([verb, *words]), (2, "", want))
     status, out, err = run(["diff", "--help"])
     check("diff --help: its own text", (status, err, out.splitlines()[:1]),
           (0, "", ["usage: capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW"]))
