@@ -168,6 +168,7 @@ protected:
     /* The predefines buffer is entered with the main file, after this. */
     PP.setPredefines(PP.getPredefines() + "\n" + cw_clang::runtimeDeclarations());
     PP.AddPragmaHandler(cw_clang::createPragmaHandler(State).release());
+    PP.AddPragmaHandler(cw_clang::createUnknownPragmaHandler().release());
     return std::make_unique<CaptureWindowConsumer>(std::move(State));
   }
 

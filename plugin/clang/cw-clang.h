@@ -82,6 +82,8 @@ void reportUnmatchedLoopArgs(clang::DiagnosticsEngine &Diags, const UnitState &S
 
 /* The #pragma capture_window handler (cw-pragma.cc). */
 std::unique_ptr<clang::PragmaHandler> createPragmaHandler(std::shared_ptr<UnitState> State);
+/* The handler of pragmas no one handles: warns of near misses of ours. */
+std::unique_ptr<clang::PragmaHandler> createUnknownPragmaHandler();
 
 /* The declarations instrumented code needs, for the predefines buffer
    (cw-pragma.cc). */

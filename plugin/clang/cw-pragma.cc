@@ -9,6 +9,8 @@
 #include "cw_abi_text.h" /* CwAbiText: runtime/include/capture_window/abi.h */
 #include "cw_messages.h"
 
+#include "clang/Basic/DiagnosticLex.h"
+
 using namespace clang;
 
 namespace cw_clang {
@@ -209,6 +211,25 @@ void CaptureWindowHandler::instrumentLoop(Preprocessor &PP, SourceLocation Pragm
   enterInstrumented(PP, *State, Reader, PragmaLoc, Window);
 }
 
+/* Every pragma no handler takes: the preprocessor falls back on the
+   root's handler of no name.  It warns as the preprocessor itself would
+   (-Wunknown-pragmas), and of a near miss of ours (capture_windows)
+   whatever that flag says, since the loop after it would run unmarked. */
+class UnknownPragmaHandler : public PragmaHandler {
+public:
+  UnknownPragmaHandler() : PragmaHandler("") {}
+
+  void HandlePragma(Preprocessor &PP, PragmaIntroducer, Token &NameTok) override {
+    if (const IdentifierInfo *Name = NameTok.getIdentifierInfo()) {
+      char Text[256];
+      if (cw_pragma_name_near_miss(Name->getNameStart(), Name->getLength()))
+        report(PP.getDiagnostics(), DiagnosticsEngine::Warning, NameTok.getLocation(),
+               cw_format_pragma_near_miss(Text, sizeof Text, Name->getNameStart()));
+    }
+    PP.Diag(NameTok, diag::warn_pragma_ignored);
+  }
+};
+
 } // namespace
 
 void enterInstrumented(Preprocessor &PP, UnitState &State, LoopReader &Reader,
@@ -222,6 +243,10 @@ void enterInstrumented(Preprocessor &PP, UnitState &State, LoopReader &Reader,
   Site.Window = Window;
   State.Loops.push_back({SiteLoc, Window, Reader.loopKind()});
   Reader.enterRewritten(Site);
+}
+
+std::unique_ptr<PragmaHandler> createUnknownPragmaHandler() {
+  return std::make_unique<UnknownPragmaHandler>();
 }
 
 std::unique_ptr<PragmaHandler> createPragmaHandler(std::shared_ptr<UnitState> State) {

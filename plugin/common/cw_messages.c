@@ -33,6 +33,12 @@ const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label)
   return buf;
 }
 
+const char *cw_format_pragma_near_miss(char *buf, size_t size, const char *name) {
+  snprintf(buf, size, "unknown pragma '%s' ignored; did you mean '#pragma " CW_PRAGMA_FORM "'?",
+           name);
+  return buf;
+}
+
 const char *cw_format_bad_all_loops(char *buf, size_t size, const char *plugin, const char *value,
                                     const char *reason) {
   snprintf(buf, size,

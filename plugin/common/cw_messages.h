@@ -40,6 +40,10 @@ const char *cw_format_loop_left_alone(char *buf, size_t size, const char *label)
 const char *cw_format_bad_all_loops(char *buf, size_t size, const char *plugin, const char *value,
                                     const char *reason);
 
+/* Warning at a pragma whose NAME is a near miss (cw_pragma_name_near_miss):
+   "unknown pragma 'NAME' ignored; did you mean '#pragma capture_window(...)'?" */
+const char *cw_format_pragma_near_miss(char *buf, size_t size, const char *name);
+
 /* Zero-edit marking (capture_window/loop_spec.h).  GIVEN is the argument as the user
    wrote it: "-fplugin-arg-capture_window-loop=train.c:42", "--loop ...". */
 

@@ -275,3 +275,33 @@ const char *cw_pragma_finish(struct cw_pragma_parser *p, struct cw_loop_window *
   *out = p->value;
   return NULL;
 }
+
+/* Lower-case C. */
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+int cw_pragma_name_near_miss(const char *name, size_t length) {
+  /* Damerau-Levenshtein (optimal string alignment) distance, three rows. */
+  enum { MAX_EDITS = 2, LONGEST = sizeof CW_PRAGMA_NAME + MAX_EDITS };
+  const char *want = CW_PRAGMA_NAME;
+  size_t m = sizeof CW_PRAGMA_NAME - 1, i, j;
+  unsigned rows[3][sizeof CW_PRAGMA_NAME], *two = rows[0], *one = rows[1], *cur = rows[2];
+  if (length + MAX_EDITS < m || length > LONGEST || (length == m && strncmp(name, want, m) == 0))
+    return 0;
+  for (j = 0; j <= m; j++) one[j] = (unsigned)j;
+  for (i = 1; i <= length; i++) {
+    cur[0] = (unsigned)i;
+    for (j = 1; j <= m; j++) {
+      unsigned cost = lower(name[i - 1]) != want[j - 1];
+      unsigned best = one[j - 1] + cost;
+      if (one[j] + 1 < best) best = one[j] + 1;
+      if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && lower(name[i - 1]) == want[j - 2] &&
+          lower(name[i - 2]) == want[j - 1] && two[j - 2] + 1 < best)
+        best = two[j - 2] + 1;
+      cur[j] = best;
+    }
+    unsigned *t = two;
+    two = one, one = cur, cur = t;
+  }
+  return one[m] <= MAX_EDITS;
+}

@@ -64,6 +64,14 @@ const char *cw_pragma_feed(struct cw_pragma_parser *parser, enum cw_token_kind k
    return the message saying what is missing. */
 const char *cw_pragma_finish(struct cw_pragma_parser *parser, struct cw_loop_window *out);
 
+/* 1 if NAME, the first LENGTH characters, names a pragma that no one
+   handles and is a near miss of CW_PRAGMA_NAME: at most two edits away
+   (a letter added, dropped, changed, or two swapped), letter case aside
+   (capture_windows, capturewindow, CAPTURE_WINDOW, caputre_window).  The
+   front doors then warn (cw_format_pragma_near_miss): without the plugin's
+   pragma, the loop runs unmarked. */
+int cw_pragma_name_near_miss(const char *name, size_t length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -271,8 +271,33 @@ static void handle_capture_window_pragma(cpp_reader *) {
   add_stmt(cw_build_marker(pragma_loc, id));
 }
 
+/* The preprocessor's handler of pragmas no one registered (GCC's own:
+   -Wunknown-pragmas, or -E's printing), which warn_near_miss runs after. */
+static void (*unknown_pragma)(cpp_reader *, location_t);
+
+/* A pragma no one registered: a near miss of ours (capture_windows) gets
+   a warning whatever -Wunknown-pragmas says, since the loop after it
+   would run unmarked.  The name token is put back for GCC's handler. */
+static void warn_near_miss(cpp_reader *reader, location_t loc) {
+  const cpp_token *name = cpp_get_token(reader);
+  if (name->type == CPP_NAME) {
+    const char *text = (const char *)cpp_token_as_text(reader, name);
+    char buf[256];
+    if (cw_pragma_name_near_miss(text, strlen(text)))
+      warning_at(cw_expansion_point(name->src_loc), 0, "%s",
+                 cw_format_pragma_near_miss(buf, sizeof buf, text));
+  }
+  _cpp_backup_tokens(reader, 1);
+  if (unknown_pragma) unknown_pragma(reader, loc);
+}
+
 static void register_pragma(void *, void *) {
   c_register_pragma_with_expansion(NULL, CW_PRAGMA_NAME, handle_capture_window_pragma);
+  cpp_callbacks *callbacks = cpp_get_callbacks(parse_in);
+  if (callbacks->def_pragma != warn_near_miss) {
+    unknown_pragma = callbacks->def_pragma;
+    callbacks->def_pragma = warn_near_miss;
+  }
 }
 
 static void start_unit(void *, void *) { cw_declare_runtime(); }

@@ -176,6 +176,17 @@ static void start_feeder(struct feeder *f, struct rw_unit *u, const struct rw_to
   cw_pragma_init(&f->parser);
 }
 
+/* A pragma named NAME (LENGTH characters), not ours: a near miss of ours
+   (capture_windows) gets the plugins' warning, at LINE:COL. */
+static void warn_near_miss(struct rw_unit *u, const char *name, size_t length, unsigned line,
+                           unsigned col) {
+  char text[256], word[64];
+  if (length >= sizeof word || !cw_pragma_name_near_miss(name, length)) return;
+  memcpy(word, name, length);
+  word[length] = '\0';
+  rw_warning(u, line, col, "%s", cw_format_pragma_near_miss(text, sizeof text, word));
+}
+
 /* #pragma capture_window ...: tokens [first, end) are the directive's. */
 static void read_directive(struct rw_unit *u, size_t first, size_t end) {
   const struct rw_token *t = u->tokens;
@@ -200,6 +211,7 @@ static void read_operator(struct rw_unit *u, size_t at) {
   while (isspace((unsigned char)*s)) s++;
   n = strcspn(s, " \t(");
   if (!body || n != strlen(CW_PRAGMA_NAME) || strncmp(s, CW_PRAGMA_NAME, n)) {
+    if (body) warn_near_miss(u, s, n, u->tokens[at].line, u->tokens[at].col);
     free(body);
     return;
   }
@@ -301,6 +313,9 @@ void rw_find_pragmas(struct rw_unit *u) {
       if (end - i >= 3 && rw_token_is(&t[i + 1], "pragma") &&
           rw_token_is(&t[i + 2], CW_PRAGMA_NAME))
         read_directive(u, i, end);
+      else if (end - i >= 3 && rw_token_is(&t[i + 1], "pragma") &&
+               t[i + 2].kind == CXToken_Identifier)
+        warn_near_miss(u, t[i + 2].text, strlen(t[i + 2].text), t[i + 2].line, t[i + 2].col);
       i = end - 1; /* #define bodies are checked where they are used */
       continue;
     }
