@@ -45,6 +45,13 @@ extern tree add_stmt(tree) __attribute__((weak));
 extern stmt_tree current_stmt_tree(void) __attribute__((weak));
 extern c_language_kind c_language __attribute__((weak));
 extern tree identifier_global_value(tree) __attribute__((weak));
+/* The C-family preprocessor: its reader and the libcpp calls the
+   unknown-pragma hook makes (capture_window_core.cc, warn_near_miss). */
+extern cpp_reader *parse_in __attribute__((weak));
+extern cpp_callbacks *cpp_get_callbacks(cpp_reader *) __attribute__((weak));
+extern const cpp_token *cpp_get_token(cpp_reader *) __attribute__((weak));
+extern void _cpp_backup_tokens(cpp_reader *, unsigned int) __attribute__((weak));
+extern unsigned char *cpp_token_as_text(cpp_reader *, const cpp_token *) __attribute__((weak));
 /* cc1plus only (cp/decl.cc): an extern "C" declaration the way the C++
    front end makes its own runtime helpers', with the language data that
    C++20's consteval propagation reads from every callee (GCC 14 and newer
@@ -54,7 +61,9 @@ extern tree build_library_fn_ptr(const char *, tree, int) __attribute__((weak));
 /* True in cc1/cc1plus (and nvcc's host pass), false in lto1. */
 static inline bool cw_have_c_family(void) {
   return &c_register_pragma_with_expansion != NULL && &pragma_lex != NULL && &add_stmt != NULL &&
-         &current_stmt_tree != NULL && &c_language != NULL && &identifier_global_value != NULL;
+         &current_stmt_tree != NULL && &c_language != NULL && &identifier_global_value != NULL &&
+         &parse_in != NULL && &cpp_get_callbacks != NULL && &cpp_get_token != NULL &&
+         &_cpp_backup_tokens != NULL && &cpp_token_as_text != NULL;
 }
 
 /* C++ statement codes (cp/cp-tree.def) are part of the one tree_code enum
