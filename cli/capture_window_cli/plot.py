@@ -3,12 +3,40 @@ thread, log scale, the warm-up and each suggested window shaded, each
 period's steps ringed in its own colour. matplotlib
 is optional: without it, plot says how to install it and plan's report
 stands alone."""
+import os
 import sys
 
 from .common import ME
 from .runtime import occurrences
 
-INSTALL = ("apt install python3-matplotlib (Debian, Ubuntu) or pip install matplotlib")
+# What the plot lacks without libcapture_window (runtime.py: said once).
+NO_WINDOWS = "{} is drawn without the suggested windows"
+
+
+def python_in_use():
+    """Which Python runs, and where it finds packages: (its path, whether
+    it is a venv that does not see the system's site-packages)."""
+    venv = sys.prefix != sys.base_prefix
+    config = os.path.join(sys.prefix, "pyvenv.cfg")
+    shared = False
+    if venv and os.path.isfile(config):
+        with open(config) as f:
+            shared = any(l.replace(" ", "").lower() == "include-system-site-packages=true\n"
+                         for l in f)
+    return sys.executable, venv and not shared
+
+
+def how_to_install():
+    """What installs matplotlib for the Python that runs: apt's package
+    reaches only the system's python3 and the venvs that see its packages."""
+    python, closed_venv = python_in_use()
+    if closed_venv:
+        return (f"{python} is a venv without the system's site-packages, where apt's "
+                "python3-matplotlib never shows: pip install matplotlib in it, or run with a venv "
+                "made with --system-site-packages, or with /usr/bin/python3 (apt install "
+                "python3-matplotlib)")
+    return (f"{python} has none: apt install python3-matplotlib (Debian, Ubuntu; for "
+            "/usr/bin/python3) or pip install matplotlib")
 
 
 def plot(path, results):
@@ -20,7 +48,8 @@ def plot(path, results):
         import matplotlib.pyplot as plt
         import matplotlib.ticker
     except ImportError:
-        print(f"{ME}: plan: --plot needs matplotlib: {INSTALL}; no plot written", file=sys.stderr)
+        print(f"{ME}: plan: --plot needs matplotlib: {how_to_install()}; no plot written",
+              file=sys.stderr)
         return False
     figure, axes = plt.subplots(len(results), 1, figsize=(10, 3.2 * len(results)), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -36,7 +65,7 @@ def plot(path, results):
         if a.warmup_end > 0:
             ax.axvspan(-0.5, a.warmup_end - 0.5, color="grey", alpha=0.25, label="warm-up")
         for k, s in enumerate(suggested):
-            for n, (start, count) in enumerate(occurrences(s.value())):
+            for n, (start, count) in enumerate(occurrences(s.value(), NO_WINDOWS.format(path))):
                 ax.axvspan(start - 0.5, start + count - 0.5, color=colours[k % len(colours)],
                            alpha=0.35, label=f"CAPTURE_WINDOW={s.value()}" if n == 0 else None)
         # Each period's own steps in its suggestion's colour: a step that

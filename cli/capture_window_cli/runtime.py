@@ -4,12 +4,14 @@ CAPTURE_WINDOW_RANKS (capture_window/ranks.h, version 1), and the windows
 CAPTURE_WINDOW asks for (capture_window/windows.h, version 1). The library is
 the one the Python package loads (capture_window._runtime.LIB: its
 CAPTURE_WINDOW_LIBRARY, the copy beside the package, the install's lib
-folder, the loader's path). When none loads, the command has no copy of
-the rules to fall back to: it says so once, names reports without a rank
-counts every rank as selected, and plans no window of CAPTURE_WINDOW
-(docs/cli.md)."""
+folder, the loader's path), or, run from a source checkout, the newest of
+its builds' (ROOT/build*/runtime/, ROOT the folder that holds cli/ and
+runtime/). When none loads, the command has no copy of the rules to fall
+back to: it says so once, names reports without a rank counts every rank
+as selected, and plans no window of CAPTURE_WINDOW (docs/cli.md)."""
 import contextlib
 import ctypes
+import glob
 import io
 import os
 import sys
@@ -39,6 +41,7 @@ def library():
             lib = _runtime.LIB
         except ImportError:
             lib = None
+        lib = lib or checkout_library()
         if lib is not None and hasattr(lib, "cw_windows_parse_v1"):
             lib.cw_rank_selected_v1.restype = ctypes.c_int
             lib.cw_rank_selected_v1.argtypes = [ctypes.c_char_p, ctypes.c_longlong]
@@ -57,12 +60,32 @@ def library():
     return _lib[0]
 
 
+def checkout_root():
+    """The source checkout this package lies in (ROOT/cli/capture_window_cli),
+    or None when installed."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return root if os.path.isdir(os.path.join(root, "runtime", "include", "capture_window")) else None
+
+
+def checkout_library():
+    """The newest build's library in this source checkout, or None (and
+    None when CAPTURE_WINDOW_LIBRARY names the one to use)."""
+    root = None if os.environ.get("CAPTURE_WINDOW_LIBRARY") else checkout_root()
+    built = glob.glob(os.path.join(root, "build*", "runtime", "libcapture_window.so.1")) if root else []
+    for path in sorted(built, key=os.path.getmtime, reverse=True):
+        with contextlib.suppress(OSError):
+            return ctypes.CDLL(path)
+    return None
+
+
 def cannot_load(guess):
     """One line, the first time the library is missing, with the guess made."""
     if len(_lib) == 1:
         _lib.append("said")
-        print(f"{ME}: cannot load libcapture_window (set CAPTURE_WINDOW_LIBRARY to its path): "
-              f"{guess}", file=sys.stderr)
+        root = None if os.environ.get("CAPTURE_WINDOW_LIBRARY") else checkout_root()
+        builds = f"none in {os.path.join(root, 'build*', 'runtime')}/; " if root else ""
+        print(f"{ME}: cannot load libcapture_window ({builds}set CAPTURE_WINDOW_LIBRARY to its "
+              f"path): {guess}", file=sys.stderr)
 
 
 def rank_variables():
@@ -107,12 +130,12 @@ def windows(spec, guess="no window of CAPTURE_WINDOW planned"):
     return list(found)
 
 
-def occurrences(spec):
+def occurrences(spec, guess="no window of CAPTURE_WINDOW planned"):
     """The (start, count) of each window CAPTURE_WINDOW=SPEC opens at a set
     step, periodic ones unrolled (those without TIMES: once); [] without
-    the library or for a value the runtime rejects."""
+    the library (said once, with GUESS) or for a value the runtime rejects."""
     out = []
-    for w in windows(spec) or []:
+    for w in windows(spec, guess) or []:
         if w.placed == AT_START:
             out += [(w.start + k * w.every, w.count) for k in range(w.times if w.every else 1)]
     return out

@@ -100,5 +100,36 @@ with tempfile.TemporaryDirectory(prefix="cw-rules-") as folder:
             said = [w for w in f.read().split() if w.startswith("--capture-range-end=")]
         os.unlink(log)
         expect(f"profile plans CAPTURE_WINDOW={value}", said, [f"--capture-range-end={end}"])
+
+# Run from a source checkout with no CAPTURE_WINDOW_LIBRARY, the command
+# finds the checkout's own build (ROOT/build*/runtime/); a checkout with no
+# build says where it looked and what it does without.
+SOURCE = os.path.dirname(os.path.dirname(CW))
+with tempfile.TemporaryDirectory(prefix="cw-checkout-") as root:
+    import shutil
+    shutil.copytree(os.path.join(SOURCE, "cli"), os.path.join(root, "cli"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(SOURCE, "python"), os.path.join(root, "python"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    os.makedirs(os.path.join(root, "runtime", "include", "capture_window"))
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith(("CAPTURE_WINDOW", "LD_LIBRARY_PATH", "RANK", "OMPI_", "PMI", "SLURM"))}
+    log = os.path.join(root, "nsys.log")
+    for name, build, want in (
+            ("no build", False, (["--capture-range-end=repeat"], [f"capture-window: cannot load libcapture_window (none in "
+                                         f"{root}/build*/runtime/; set CAPTURE_WINDOW_LIBRARY to its "
+                                         "path): no window of CAPTURE_WINDOW planned"])),
+            ("its build", True, (["--capture-range-end=repeat:3"], []))):
+        if build:
+            os.makedirs(os.path.join(root, "build-x", "runtime"))
+            os.symlink(LIBRARY, os.path.join(root, "build-x", "runtime", "libcapture_window.so.1"))
+        env = dict(base, NSYS=FAKE, CAPTURE_WINDOW="19:3/20x3", FAKE_NSYS_LOG=log)
+        p = subprocess.run([os.path.join(root, "cli", "capture-window"), "profile", "--", "true"],
+                           env=env, cwd=root, capture_output=True, text=True)
+        with open(log) as f:
+            said = [w for w in f.read().split() if w.startswith("--capture-range-end=")]
+        os.unlink(log)
+        expect(f"a source checkout, {name}: the library",
+               (said, [l for l in p.stderr.splitlines() if "libcapture_window" in l]), want)
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)

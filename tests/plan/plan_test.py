@@ -637,11 +637,29 @@ def analysis_cases(cw):
     os.makedirs(missing, exist_ok=True)
     with open(os.path.join(missing, "matplotlib.py"), "w") as m:
         m.write("raise ImportError('no matplotlib')\n")
-    rc, out2, err = plan(cw, ["--plot", os.path.join(tmp, "none.png"), "--from", f], PYTHONPATH=missing)
-    expect("--plot without matplotlib: the hint, the report, exit 0",
-           (rc, out2 == out, err, os.path.exists(os.path.join(tmp, "none.png"))),
-           (0, True, "capture-window: plan: --plot needs matplotlib: apt install python3-matplotlib "
-            "(Debian, Ubuntu) or pip install matplotlib; no plot written\n", False))
+    # The hint names the Python that runs and what reaches it: apt's
+    # package never shows in a venv made without --system-site-packages.
+    base = os.path.realpath(sys.executable)
+    for name, options, hint in (
+            ("the system's Python", None, "{} has none: apt install python3-matplotlib (Debian, "
+             "Ubuntu; for /usr/bin/python3) or pip install matplotlib"),
+            ("a venv with the system's packages", ["--system-site-packages"], "{} has none: apt "
+             "install python3-matplotlib (Debian, Ubuntu; for /usr/bin/python3) or pip install "
+             "matplotlib"),
+            ("a venv", [], "{} is a venv without the system's site-packages, where apt's "
+             "python3-matplotlib never shows: pip install matplotlib in it, or run with a venv made "
+             "with --system-site-packages, or with /usr/bin/python3 (apt install python3-matplotlib)")):
+        python = base
+        if options is not None:
+            venv = os.path.join(tmp, "venv" + "".join(options))
+            subprocess.run([base, "-m", "venv", "--without-pip", *options, venv], check=True)
+            python = os.path.join(venv, "bin", "python")
+        p = subprocess.run([python, cw, "plan", "--plot", os.path.join(tmp, "none.png"), "--from", f],
+                           env=environ(PYTHONPATH=missing), capture_output=True, text=True, timeout=120)
+        expect(f"--plot without matplotlib, {name}: the hint, the report, exit 0",
+               (p.returncode, p.stdout == out, p.stderr, os.path.exists(os.path.join(tmp, "none.png"))),
+               (0, True, "capture-window: plan: --plot needs matplotlib: " + hint.format(python) +
+                "; no plot written\n", False))
     expect("usage: --plot FILE.pdf", plan(cw, ["--plot", "x.pdf", "--from", f])[:2], (2, ""))
     expect("usage: both --from and a program", plan(cw, ["--from", f, "--", "true"])[:2], (2, ""))
     expect("usage: --steps 0", plan(cw, ["--steps", "0", "--", "true"])[:2], (2, ""))
