@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -76,10 +77,13 @@ static long long record[2 + 2 * STEPS]; /* the record being written (lock) */
 
 /* PATH, empty and this process's alone, or -1 (errno): EWOULDBLOCK when
    another process holds it. Without LOCKED no lock is taken and the file
-   is emptied at once: PATH.PID, where locks are not to be had. */
+   is emptied at once: PATH.PID, where locks are not to be had. What is
+   not a regular file (/dev/null, a FIFO, a terminal) is written as it is:
+   nothing there to empty or to lose. */
 static int open_own(const char *path, bool locked) {
   int f = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (f < 0) return -1;
+  struct stat st;
+  if (f < 0 || fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) return f;
   if ((locked && flock(f, LOCK_EX | LOCK_NB) != 0) || ftruncate(f, 0) != 0) {
     int e = errno;
     close(f);
@@ -96,6 +100,8 @@ static void open_file(bool child) {
   static const char header[] = "# capture-window step times 2\n";
   const char *path = cw_config.times_path;
   int lock_errno = 0;
+  struct stat st;
+  if (child && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) child = false; /* /dev/null */
   fd = child ? -1 : open_own(path, true);
   if (fd < 0 && (child || errno == EWOULDBLOCK || errno == ENOLCK || errno == EINVAL ||
                  errno == EOPNOTSUPP)) {
