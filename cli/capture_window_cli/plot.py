@@ -3,6 +3,7 @@ thread, log scale, the warm-up and each suggested window shaded, each
 period's steps ringed in its own colour. matplotlib
 is optional: without it, plot says how to install it and plan's report
 stands alone."""
+import math
 import os
 import sys
 
@@ -39,6 +40,27 @@ def how_to_install():
             "/usr/bin/python3) or pip install matplotlib")
 
 
+def log_ticks(low, high):
+    """The labelled ticks of a log axis from LOW to HIGH (> 0): 1-2-5 of
+    each decade when at least two of them fall inside, else every digit's
+    (1-9), else None (a range under a step of 1-9: matplotlib's own
+    few linear ticks)."""
+    decades = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+    for digits in ((1, 2, 5), range(1, 10)):
+        inside = [d * 10.0 ** e for e in decades for d in digits if low <= d * 10.0 ** e <= high]
+        if len(inside) >= 2:
+            return inside
+    return None
+
+
+def label_log_axis(axis, low, high, ticker):
+    """Labels only at log_ticks (%g: 1, 2, 5, 10, 0.5), none on the minor ticks."""
+    ticks = log_ticks(low, high)
+    axis.set_major_locator(ticker.FixedLocator(ticks) if ticks else ticker.MaxNLocator(4))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.3g}"))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
 def plot(path, results):
     """Draws results ([(loop, analysis, suggestions)]) into path (.png or .svg); False
     when matplotlib is missing (said on stderr)."""
@@ -51,7 +73,7 @@ def plot(path, results):
         print(f"{ME}: plan: --plot needs matplotlib: {how_to_install()}; no plot written",
               file=sys.stderr)
         return False
-    figure, axes = plt.subplots(len(results), 1, figsize=(10, 3.2 * len(results)), squeeze=False)
+    figure, axes = plt.subplots(len(results), 1, figsize=(12, 3.2 * len(results)), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, (loop, a, suggested) in zip(axes[:, 0], results):
         ms = [ns / 1e6 for ns in loop["ns"]]
@@ -60,8 +82,6 @@ def plot(path, results):
         time_of = {i: ms[p] for p, i in enumerate(loop["index"])} if (
             loop["index"][-1] - first != len(ms) - 1) else None
         ax.set_yscale("log")  # a warm-up of 10x and steps of 1.1x both show
-        ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
-        ax.yaxis.set_minor_formatter(matplotlib.ticker.ScalarFormatter())
         if a.warmup_end > 0:
             ax.axvspan(-0.5, a.warmup_end - 0.5, color="grey", alpha=0.25, label="warm-up")
         for k, s in enumerate(suggested):
@@ -80,7 +100,9 @@ def plot(path, results):
                      fontsize=10)
         ax.set_xlabel("step")
         ax.set_ylabel("step time (ms)")
-        ax.legend(fontsize=8, loc="upper right")
+        label_log_axis(ax.yaxis, *ax.get_ylim(), matplotlib.ticker)   # the view's, margins too
+        # Beside the axes, where it hides no step.
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
     figure.tight_layout()
     figure.savefig(path)
     print(f"{ME}: plan: plot written to {path}", file=sys.stderr)

@@ -633,6 +633,13 @@ def analysis_cases(cw):
                (0, True, 10))
     except ImportError:
         print("SKIP: --plot writes an SVG (no matplotlib here)")
+    # The log axis's labels: 1-2-5 of each decade, every digit's when
+    # fewer than two of those fall inside, else matplotlib's own.
+    sys.path.insert(0, os.path.dirname(cw))
+    from capture_window_cli.plot import log_ticks
+    for low, high, ticks in ((0.3, 30, [0.5, 1, 2, 5, 10, 20]), (0.9, 11, [1, 2, 5, 10]),
+                             (0.9, 3.5, [1, 2]), (1.1, 4.5, [2, 3, 4]), (0.95, 1.6, None)):
+        expect(f"--plot: the labels of a log axis from {low} to {high}", log_ticks(low, high), ticks)
     missing = os.path.join(tmp, "no-matplotlib")
     os.makedirs(missing, exist_ok=True)
     with open(os.path.join(missing, "matplotlib.py"), "w") as m:
