@@ -99,6 +99,12 @@ static void end_of_process(const char *why) {
 }
 
 static bool exited;
+/* A forked child (multiprocessing's workers, a DataLoader's) holds copies
+   of its parent's windows, which are not its own to close or report: on
+   SIGTERM or SIGINT it only writes its step times, as on a crash. */
+static bool forked_child;
+
+static void note_child(void) { forked_child = true; }
 
 /* Once: the Python door may call it before the process's own exit
    (cw_exit_v1), which must not report twice. */
@@ -166,7 +172,7 @@ static void on_signal(int sig, siginfo_t *info, void *context) {
   int k = slot_of(sig);
   teardown_depth++;
   if (k >= 0 && is_default(&previous[k])) {
-    if (handled[k].why) {
+    if (handled[k].why && !forked_child) {
       if (!__atomic_exchange_n(&exited, true, __ATOMIC_ACQ_REL)) end_of_process(handled[k].why);
     } else if (cw_config.times_path) {
       cw_times_flush_all();
@@ -198,6 +204,7 @@ static void install(int k) {
 
 void cw_teardown_install(void) {
   atexit(at_exit);
+  pthread_atfork(NULL, NULL, note_child);
   if (cw_config.off) return;
   for (int k = 0; k < N_HANDLED; k++) install(k);
 }
