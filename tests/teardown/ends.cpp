@@ -8,6 +8,8 @@
                sends its signal meanwhile, then "go".
      handled   the same, with the program's own SIGTERM handler installed
                before the loop (it counts, and returns)
+     fork      fork a child that waits, kill it with SIGTERM, print how it
+               ended, and go on
 
    Each step marks `step@i` (cw_test.h) and sleeps 1 ms. */
 #include "cw_test.h"
@@ -16,11 +18,26 @@
 #include <stdexcept>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t handled;
 
 static void on_term(int) { handled++; }
+
+/* A forked child, a copy inside the window, killed by SIGTERM. */
+static void kill_a_child(void) {
+  pid_t child = fork();
+  if (child == 0) {
+    for (;;) pause();
+  }
+  cw_sleep_us(100000); /* the child is in pause() */
+  kill(child, SIGTERM);
+  int status;
+  waitpid(child, &status, 0);
+  printf("child killed by %d\n", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  fflush(stdout);
+}
 
 /* Polls stdin every 10 ms, so that a signal handled at any moment (before
    a read or during one) is reported. */
@@ -55,7 +72,10 @@ int main(int argc, char **argv) {
     if (i != 15) continue;
     if (strcmp(how, "exit") == 0) exit(1);
     if (strcmp(how, "throw") == 0) throw std::runtime_error("step 15");
-    wait_for_go();
+    if (strcmp(how, "fork") == 0)
+      kill_a_child();
+    else
+      wait_for_go();
   }
   printf("done\n");
   return 0;

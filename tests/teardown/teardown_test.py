@@ -22,6 +22,9 @@ Cases:
   throw       an uncaught C++ exception in step 15 (std::terminate, then
               SIGABRT): steps 0-14 are written; the window range stays
               open (no unwinding ran), the profiler is not stopped
+  fork        a child forked in step 15 and killed by SIGTERM closes none of
+              its copies of the parent's windows, prints nothing, writes no
+              step file; the parent's run is as if there were no child
   python_int  py_signal.py: loop() and SIGINT: KeyboardInterrupt closes the
               window, the process dies by SIGINT after cw_exit_v1 wrote
               the steps 0-15 and the self-check
@@ -206,6 +209,15 @@ def case_throw(r):
     if "terminate called after throwing an instance of 'std::runtime_error'" not in err:
         raise Failure("stderr does not show the uncaught exception:\n" + err)
     expect("steps", r.times(times), list(range(15)))
+
+
+def case_fork(r):
+    out, err, record, times = r.ends("fork")
+    expect("stdout", out, "child killed by 15\ndone\n")
+    r.record(record, "step#0..13(.) S step[ step#14..18(.) ] E step#19..29(.)")
+    r.stderr_lines(err, opening() + closing("", 18, 30))
+    expect("steps", r.times(times), list(range(30)))
+    expect("files", sorted(os.listdir(r.work)), ["record", "steps"])
 
 
 def case_python(r, name):
