@@ -145,7 +145,7 @@ def profile_auto(args):
               f"'{loop['label']}' ({loop['place']}); `plan` suggests windows for the others",
               file=sys.stderr)
     a = plan.analyse(loop["index"], loop["ns"], opts["count"])
-    suggest = suggestions(a)
+    suggest = suggestions(a, loop["left"])
     for line in plan.shape_lines(a) if a.levels or a.drift else ():
         # no steady state: plan's words, and its windows instead of a steady one
         print(f"{ME}: profile --auto: loop '{loop['label']}' ({loop['place']}): {line.strip()}",

@@ -258,7 +258,7 @@ def cmd_plan(args):
         at = "@" + loop["instance"] if loop["instance"] else ""
         pick = f"{os.path.basename(loop['file'])}:{loop['line']}{at}"  # tmpl<int>: quoted
         where = f"CAPTURE_WINDOW_LOOPS={shlex.quote(pick)}" if several else None
-        found = suggestions(a)
+        found = suggestions(a, loop["left"])
         results.append((loop, a, found, [shown(s, where, program) for s in found]))
     across = across_ranks([(l, a) for l, a, _, _ in results]) if len(files) > 1 else []
     if opts["json"]:

@@ -18,6 +18,7 @@ Format 2, what CAPTURE_WINDOW_TIMES writes: the line
 `# capture-window step times 2`, then records of little-endian int64s
   ID, -L, then L bytes: a loop line as in format 1 (ending in a newline)
   ID, N (1..RECORD_STEPS_MAX), then N pairs INDEX, NS: steps of loop ID
+  ID, -L, then L bytes "left ID INDEX\n": as in format 1
 A record cut short at the end (a run killed mid-write) is dropped, and
 the reader says where it was cut (FileReader.cut). Each record is
 converted in C (array.frombytes).
@@ -28,13 +29,17 @@ Format 1, text, for step times from elsewhere (a log turned into steps):
                                         a loop in a thread, before its steps
                                         (@INSTANCE: a template instantiation's)
   ID INDEX NS                           a step; INDEX rises within a loop
+  left ID INDEX                         the loop was left after step INDEX
+                                        (an entry ends there; anywhere after
+                                        the loop's line)
   # ...                                 comments; blank lines are skipped
 A last line without its newline (a run killed mid-write) is dropped, and
 said so.
 
 Each loop comes back as {label, file, line, instance, place, thread,
-source, index, ns}
-with index and ns arrays of int64. A run of 1,000,000 steps is read in
+source, index, ns, left}
+with index and ns arrays of int64, left the sorted steps after which the
+loop was left (where the file says). A run of 1,000,000 steps is read in
 blocks: the lines of digits and spaces are checked and converted a block
 at a time, in C (bytes methods, map, array); any other line, and any
 block that fails a check, goes through the line-by-line reader, which is
@@ -142,6 +147,8 @@ class FileReader:
                 return
             if words[0] == b"loop":
                 self.loop_header(line)
+            elif words[0] == b"left":
+                self.left(words)
             else:
                 self.step(words)
         except Bad as e:
@@ -163,9 +170,19 @@ class FileReader:
             raise Bad(f"'{place}' is not FILE:LINE[@INSTANCE]")
         file, lineno, instance = m.groups()
         loop = {"label": words[3].decode(errors="replace"), "file": file, "line": int(lineno),
-                "instance": instance or "", "place": place, "thread": thread, "source": self.path, "index": array("q"), "ns": array("q")}
+                "instance": instance or "", "place": place, "thread": thread, "source": self.path, "index": array("q"), "ns": array("q"),
+                "left": []}
         self.by_id[ident] = loop
         self.loops.append(loop)
+
+    def left(self, words):
+        """'left ID INDEX': loop ID was left after step INDEX."""
+        if len(words) != 3:
+            raise Bad("a loop left is 'left ID INDEX'")
+        ident, index = number(words[1], "loop ID"), number(words[2], "step index")
+        if ident not in self.by_id:
+            raise Bad(f"loop {ident} left, which no loop line before it defines")
+        self.by_id[ident]["left"].append(index)
 
     def step(self, words):
         if len(words) != 3:
@@ -239,7 +256,9 @@ class FileReader:
                        f"{RECORD_HEAD.size + len(body)} of its {RECORD_HEAD.size + size} bytes)")
                 break
             try:
-                if n < 0:
+                if n < 0 and bytes(body[:5]) == b"left ":
+                    self.left_record(ident, bytes(body))
+                elif n < 0:
                     self.loop_record(ident, bytes(body))
                     pairs[ident] = array("q")
                 elif ident not in pairs:
@@ -276,6 +295,12 @@ class FileReader:
         if len(words) < 2 or words[0] != b"loop" or words[1] != str(ident).encode():
             raise Bad(f"loop {ident}'s record does not hold 'loop {ident} T<THREAD> LABEL FILE:LINE'")
         self.loop_header(line)
+
+    def left_record(self, ident, line):
+        words = line.split()
+        if not line.endswith(b"\n") or len(words) != 3 or words[1] != str(ident).encode():
+            raise Bad(f"loop {ident}'s left record does not hold 'left {ident} INDEX'")
+        self.left(words)
 
     def step_record(self, ident, values):
         """One record's pairs, checked (the reader's path to an error)."""
@@ -411,6 +436,8 @@ def read_times(paths, by_lines=False, cuts=None, files=None):
         try:
             every = read_file(path, by_lines, cuts)
             found = [l for l in every if l["index"]]
+            for loop in found:
+                loop["left"].sort()
         except NoHeader as e:
             if files is None or len(paths) == 1:
                 raise

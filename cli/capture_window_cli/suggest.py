@@ -3,7 +3,9 @@ capture the steady state (or, without one, each level or the drift's
 ends) and each periodic event, with their nsys commands.
 
 API (plan, profile --auto and diff use it; keep it stable):
-  suggestions(a) -> [Suggestion], A: an analysis.Analysis
+  suggestions(a, left=()) -> [Suggestion], A: an analysis.Analysis, LEFT
+      the sorted steps after which the loop was left (steptimes' loop
+      "left"): every window lies inside one entry of the loop
   Suggestion(start, count, every, times, aim, detail): a window of COUNT
       steps from START, or TIMES of them EVERY steps apart (every 0: one);
       AIM what it captures ('steady state', 'every 25 steps from 25 (6.0x
@@ -13,6 +15,7 @@ API (plan, profile --auto and diff use it; keep it stable):
       and --json
 """
 import shlex
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from .common import duration, nsys_defaults, plural, program_name
@@ -62,20 +65,68 @@ def report_name(program):
     return program_name(program) if program else "report"
 
 
-def periodic_windows(e, coinciding):
-    """The slow steps one event's windows centre on: TIMES (at most REPEAT)
-    consecutive occurrences on its grid that hold no other event, when
-    there are such (a window on a step that also checkpoints would not show
-    the evaluation alone), else its first TIMES; step 0 has no step before
-    it. They are evenly spaced, so the suggestion is one START:3/EVERYxTIMES,
-    the form the runtime marks as aimed at the event (docs/nsys.md)."""
+# Where a periodic window puts the slow step: the steps before it, its words.
+AROUND = ((1, "the slow step and one on either side"), (0, "the slow step and the two after it"),
+          (2, "the two steps before the slow step and it"))
+
+
+def crosses(start, count, left):
+    """Whether steps START..START+COUNT-1 span a point where the loop was
+    left (LEFT: the sorted steps after which it was): the runtime closes a
+    window when its loop is left."""
+    k = bisect_left(left, start)
+    return k < len(left) and left[k] < start + count - 1
+
+
+def evenly(points, spacing, times, avoid):
+    """The first TIMES of POINTS in a row SPACING apart that hold none of
+    AVOID, else the first such run, else None."""
+    runs = [points[k:k + times] for k in range(len(points) - times + 1)]
+    runs = [r for r in runs if all(b - a == spacing for a, b in zip(r, r[1:]))]
+    return next((r for r in runs if not avoid & set(r)), runs[0] if runs else None)
+
+
+def periodic_windows(e, coinciding, left=()):
+    """Where one event's windows go: (steps before the slow step, spacing,
+    the slow steps they hold). TIMES (at most REPEAT) consecutive
+    occurrences on its grid that hold no other event, when there are such
+    (a window on a step that also checkpoints would not show the
+    evaluation alone), else its first TIMES; step 0 has no step before it.
+    They are evenly spaced, so the suggestion is one START:3/EVERYxTIMES,
+    the form the runtime marks as aimed at the event (docs/nsys.md). Where
+    the loop was left (LEFT), each window fits inside one entry: the slow
+    step first or last in its window, or every other occurrence (a
+    multiple of the period), or fewer windows."""
     hits = [i for i in e.hits if i >= 1]
-    times = min(REPEAT, len(hits))
-    for k in range(len(hits) - times + 1):
-        run = hits[k:k + times]
-        if all(b - a == e.every for a, b in zip(run, run[1:])) and not coinciding & set(run):
-            return run
-    return hits[:times]
+    if not left:
+        times = min(REPEAT, len(hits))
+        return 1, e.every, evenly(hits, e.every, times, coinciding) or hits[:times]
+    for times in range(min(REPEAT, len(hits)), 0, -1):
+        for before, _ in AROUND:
+            fit = [i for i in hits if i >= before and not crosses(i - before, 3, left)]
+            for spacing in range(e.every, (hits[-1] - hits[0]) // max(times - 1, 1) + 1, e.every):
+                run = evenly(fit, spacing, times, coinciding)
+                if run:
+                    return before, spacing, run
+    return 1, e.every, []
+
+
+def inside_one_entry(s, a, left):
+    """Suggestion S (one window) moved inside one entry of the loop when it
+    spans a point where the loop was left: just before that point, else
+    just after it, where COUNT steps in a row are none slow and after the
+    warm-up; else S as it is."""
+    if s.every or not crosses(s.start, s.count, left):
+        return s
+    at = left[bisect_left(left, s.start)]
+    for start in (at - s.count + 1, at + 1):
+        steps = range(start, start + s.count)
+        if start >= a.warmup_end and steps[-1] <= a.last and not any(i in a.out for i in steps) \
+                and not crosses(start, s.count, left):
+            s.start = start
+            s.detail += f" (inside one entry: the loop was left after step {at})"
+            return s
+    return s
 
 
 def shape_windows(a):
@@ -120,8 +171,9 @@ def shape_windows(a):
     return found
 
 
-def suggestions(a):
-    """The windows to capture of analysis A: [Suggestion]."""
+def suggestions(a, left=()):
+    """The windows to capture of analysis A: [Suggestion], each inside one
+    entry of the loop (LEFT: the steps after which it was left)."""
     out = []
     count, shape = a.count, a.shape
     if shape.levels or shape.drift:
@@ -133,16 +185,20 @@ def suggestions(a):
     elif a.steady_start is not None:
         out.append(Suggestion(a.steady_start, count, aim="steady state",
                               detail=f"{plural(count, 'step')} after the warm-up, none slow"))
+    out = [inside_one_entry(s, a, left) for s in out]
     coinciding = set(a.coinciding)
     for e in a.periodic:
-        centres = periodic_windows(e, coinciding)
+        before, spacing, centres = periodic_windows(e, coinciding, left)
         times = len(centres)
         if not times:
             continue
         alone = "" if not coinciding & set(e.hits) else (
             ", at steps that hold no other event" if not coinciding & set(centres) else
             ", some holding another event too")
-        out.append(Suggestion(centres[0] - 1, 3, e.every, times,
+        words = dict(AROUND)[before]
+        apart = "" if spacing == e.every else f", {spacing} steps apart"
+        entry = " (each inside one entry of the loop)" if left else ""
+        out.append(Suggestion(centres[0] - before, 3, spacing, times,
                               aim=f"every {e.every} steps from {e.first} ({e.ratio:.1f}x slower)",
-                              detail=f"the slow step and one on either side, {times} times{alone}"))
+                              detail=f"{words}, {times} times{apart}{alone}{entry}"))
     return out

@@ -479,6 +479,60 @@ def format2_cases(cw, f):
                (2, "", f"capture-window: plan: {f}: byte {at}: {reason}\n"))
 
 
+def entry_cases(cw, f):
+    """Where the loop was left ('left ID INDEX', both formats): every
+    suggested window fits inside one entry (the runtime closes a window
+    whose loop is left: `window closed early, loop left`)."""
+    slow = {i: 6 for i in range(25, 200, 25)}
+    left = [49, 99, 149, 199]
+
+    def write(times, ends, fmt=1):
+        if fmt == 2:
+            steps = [(i, ns) for i, ns in enumerate(times)]
+            records = [(1, b"loop 1 T7 step inner.c:9\n")] + [
+                r for k in range(0, len(steps), 50)
+                for r in ((1, steps[k:k + 50]), (1, f"left 1 {k + 49}\n".encode()))
+                if isinstance(r[1], list) or k + 49 in ends]
+            with open(f, "wb") as out:
+                out.write(format2(records))
+            return
+        steps_file(f, [(7, "step", "inner.c:9", times)])
+        with open(f, "a") as out:
+            out.writelines(f"left 1 {i}\n" for i in ends)
+
+    def suggested():
+        rc, out, err = plan(cw, ["--json", "--from", f])
+        return rc, [(s["env"], s["why"]) for s in json.loads(out)["loops"][0]["suggest"]] if rc == 0 else err
+
+    periodic = "every 25 steps from 25 (6.0x slower): the slow step and one on either side, 3 times"
+    write(shape(200, 0, slow), [])
+    expect("entries: none said: windows 25 apart", suggested(),
+           (0, [("CAPTURE_WINDOW=0:3", "steady state: 3 steps after the warm-up, none slow"),
+                ("CAPTURE_WINDOW=24:3/25x3", periodic)]))
+    for fmt in (1, 2):
+        write(shape(200, 0, slow), left, fmt)
+        expect(f"entries of 50 (format {fmt}): the windows 50 apart, none across an entry's end",
+               suggested(),
+               (0, [("CAPTURE_WINDOW=0:3", "steady state: 3 steps after the warm-up, none slow"),
+                    ("CAPTURE_WINDOW=24:3/50x3", periodic + ", 50 steps apart (each inside one "
+                     "entry of the loop)")]))
+    # A steady window that would span the end of an entry moves past it.
+    write(shape(200, 50), left)
+    expect("entries: the steady window moved inside one entry", suggested(),
+           (0, [("CAPTURE_WINDOW=50:3", "steady state: 3 steps after the warm-up, none slow "
+                 "(inside one entry: the loop was left after step 49)")]))
+    steps_file(f, [(7, "step", "inner.c:9", [1000] * 5)])
+    with open(f, "a") as out:
+        out.write("left 2 3\n")
+    expect("entries: a loop left that no line defines", plan(cw, ["--from", f]),
+           (2, "", f"capture-window: plan: {f}:8: loop 2 left, which no loop line before it defines\n"))
+    with open(f, "wb") as out:
+        out.write(format2([(1, b"loop 1 T7 step a.c:1\n"), (1, b"left 2 3\n")]))
+    expect("entries: format 2, a left record of another loop", plan(cw, ["--from", f]),
+           (2, "", f"capture-window: plan: {f}: byte 67: loop 1's left record does not hold "
+                   "'left 1 INDEX'\n"))
+
+
 def analysis_cases(cw):
     tmp = tempfile.mkdtemp(prefix="cw-plan-test-")
     f = os.path.join(tmp, "steps")
@@ -537,6 +591,7 @@ def analysis_cases(cw):
     job_cases(cw, f)
     steady_cases(cw, f)
     reader_cases(cw, tmp)
+    entry_cases(cw, f)
 
     # --count 8: the steady window steps over the sporadic slow step at 16.
     steps_file(f, [(7, "step", "train.c:42", shape(60, 10, {16: 5}))])
