@@ -170,8 +170,8 @@ class FileReader:
             raise Bad(f"'{place}' is not FILE:LINE[@INSTANCE]")
         file, lineno, instance = m.groups()
         loop = {"label": words[3].decode(errors="replace"), "file": file, "line": int(lineno),
-                "instance": instance or "", "place": place, "thread": thread, "source": self.path, "index": array("q"), "ns": array("q"),
-                "left": []}
+                "instance": instance or "", "place": place, "thread": thread, "source": self.path,
+                "index": array("q"), "ns": array("q"), "left": []}
         self.by_id[ident] = loop
         self.loops.append(loop)
 

@@ -116,9 +116,9 @@ with tempfile.TemporaryDirectory(prefix="cw-checkout-") as root:
             if not k.startswith(("CAPTURE_WINDOW", "LD_LIBRARY_PATH", "RANK", "OMPI_", "PMI", "SLURM"))}
     log = os.path.join(root, "nsys.log")
     for name, build, want in (
-            ("no build", False, (["--capture-range-end=repeat"], [f"capture-window: cannot load libcapture_window (none in "
-                                         f"{root}/build*/runtime/; set CAPTURE_WINDOW_LIBRARY to its "
-                                         "path): no window of CAPTURE_WINDOW planned"])),
+            ("no build", False, (["--capture-range-end=repeat"], [
+                f"capture-window: cannot load libcapture_window (none in {root}/build*/runtime/; "
+                "set CAPTURE_WINDOW_LIBRARY to its path): no window of CAPTURE_WINDOW planned"])),
             ("its build", True, (["--capture-range-end=repeat:3"], []))):
         if build:
             os.makedirs(os.path.join(root, "build-x", "runtime"))

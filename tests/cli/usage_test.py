@@ -105,7 +105,8 @@ def main():
             ("diff", ["a"], "capture-window: diff: give two runs, BASE and NEW (each a step-time "
              "file, a folder of them or a quoted glob), got 1: a"),
             ("profile", ["-o", "x"], "capture-window: profile: no program given"),
-            ("profile", ["--tool", "vtune", "--", "./p"], "capture-window: --tool takes nsys or ncu, got 'vtune'")):
+            ("profile", ["--tool", "vtune", "--", "./p"],
+             "capture-window: --tool takes nsys or ncu, got 'vtune'")):
         want = "\n".join(filter(None, [message, "usage:", *mine[verb]])) + "\n"
         check(f"{verb} {' '.join(words)}: its own usage", run([verb, *words]), (2, "", want))
     status, out, err = run(["diff", "--help"])
