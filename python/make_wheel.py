@@ -7,20 +7,23 @@ Two jobs:
 - The self-contained wheel. `cmake --build build --target wheel`
   (python/CMakeLists.txt) runs
 
-      make_wheel.py wheel --out DIR --version V --library LIB --cli DIR --cc CC [ARGS]
+      make_wheel.py wheel --out DIR --version V --library LIB --cli DIR
+                    [--name-file FILE] --cc CC [ARGS]
 
   to write DIR/capture_window-V-py3-none-manylinux_X_Y_ARCH.whl: the
   capture_window package with the runtime library beside it, as
   capture_window/libcapture_window.so.1 (where _runtime.candidates()
   looks first after CAPTURE_WINDOW_LIBRARY), and the capture_window_cli
-  package with the `capture-window` console script. The tag is the one of
-  the C compiler CC (with its ARGS, e.g. --sysroot) that built LIB: ARCH
-  from `CC -dumpmachine`, X.Y the glibc of the headers it compiles
-  against (__GLIBC__, __GLIBC_MINOR__ of <features.h>; a cross compiler's
-  are its sysroot's). LIB itself must agree: its ELF machine is ARCH's and
-  no GLIBC_ symbol version it needs is newer than X.Y.
-  `make_wheel.py name --version V --cc CC [ARGS]` prints that file name
-  (CMake asks it at configure time).
+  package with the `capture-window` console script, and prints the file's
+  name (and writes it to FILE). The tag is the library's, as auditwheel tags: ARCH that of the C
+  compiler CC (with its ARGS, e.g. --sysroot) that built LIB, from
+  `CC -dumpmachine`, which LIB's ELF machine must be; X.Y the newest
+  GLIBC_X.Y symbol version LIB needs (its .gnu.version_r), not the glibc
+  of the machine that built it, so that pip installs the wheel on every
+  glibc the library runs on (docs/python.md, "Where the wheel installs").
+  Wheels of another tag left in DIR are removed: DIR holds one.
+  `make_wheel.py arch --version V --cc CC [ARGS]` prints ARCH, or why no
+  manylinux wheel can be made (CMake asks it at configure time).
 
 - The PEP 517 build backend of python/pyproject.toml (backend-path "."),
   so that `pip install ./python` needs nothing but pip: build_wheel writes
@@ -39,6 +42,7 @@ import io
 import os
 import re
 import subprocess
+import struct
 import sys
 import tarfile
 import zipfile
@@ -52,6 +56,10 @@ ARCHES = {"x86_64": ("x86_64", 62, 2), "aarch64": ("aarch64", 183, 2),
           "i386": ("i686", 3, 1), "i486": ("i686", 3, 1), "i586": ("i686", 3, 1),
           "i686": ("i686", 3, 1), "powerpc64le": ("ppc64le", 21, 2),
           "s390x": ("s390x", 22, 2)}
+# The oldest glibc pip (packaging's _manylinux) makes a manylinux tag for:
+# manylinux1's on x86, manylinux2014's on the others.
+OLDEST_GLIBC = {"x86_64": (2, 5), "i686": (2, 5)}
+SHT_GNU_VERNEED = 0x6FFFFFFE
 
 
 class Refused(Exception):
@@ -77,29 +85,64 @@ def dist_name(meta):
     return re.sub(r"[-_.]+", "_", meta["name"]).lower()
 
 
-def platform_tag(cc):
-    """manylinux_X_Y_ARCH for the compiler command CC (a list)."""
+def target_arch(cc):
+    """The platform tag's ARCH for the compiler command CC (a list), which
+    must target glibc Linux."""
     try:
         machine = subprocess.run(cc + ["-dumpmachine"], capture_output=True, text=True,
                                  check=True).stdout.strip()
-        probe = subprocess.run(cc + ["-E", "-P", "-x", "c", "-"], capture_output=True,
-                               text=True, check=True,
-                               input="#include <features.h>\nCW_GLIBC __GLIBC__ __GLIBC_MINOR__\n")
     except (OSError, subprocess.CalledProcessError) as e:
         raise Refused("cannot ask the C compiler %s: %s" % (" ".join(cc), e))
     arch = machine.split("-")[0]
     if "-linux-gnu" not in machine or arch not in ARCHES:
         raise Refused("the C compiler targets %s: a manylinux wheel needs glibc Linux on %s"
                       % (machine, ", ".join(sorted(ARCHES))))
-    glibc = re.search(r"CW_GLIBC (\d+) (\d+)", probe.stdout)
-    if not glibc:
-        raise Refused("the C compiler %s has no glibc <features.h>" % " ".join(cc))
-    return "manylinux_%s_%s_%s" % (glibc.group(1), glibc.group(2), ARCHES[arch][0])
+    return ARCHES[arch][0]
 
 
-def check_library(path, tag):
-    """Refused unless the ELF library at PATH runs where TAG says."""
-    major, minor, arch = re.fullmatch(r"manylinux_(\d+)_(\d+)_(\w+)", tag).groups()
+def version_needs(data):
+    """The symbol versions an ELF file needs, [(library, version)], read
+    from its SHT_GNU_verneed section (.gnu.version_r), as the dynamic
+    loader checks them: chains of Elf_Verneed (one per library) and their
+    Elf_Vernaux (one per version), the same 16-byte records in ELF32 and
+    ELF64, their names in the section sh_link names."""
+    order = "<" if data[5] == 1 else ">"
+    wide = data[4] == 2
+    shoff, = struct.unpack_from(order + ("Q" if wide else "I"), data, 0x28 if wide else 0x20)
+    shentsize, shnum = struct.unpack_from(order + "HH", data, 0x3A if wide else 0x2E)
+    header = order + ("IIQQQQII" if wide else "IIIIIIII")
+
+    def section(i):  # (type, offset, size, link, info)
+        fields = struct.unpack_from(header, data, shoff + i * shentsize)
+        return fields[1], fields[4], fields[5], fields[6], fields[7]
+
+    needs = []
+    for i in range(shnum):
+        kind, offset, _, link, count = section(i)
+        if kind != SHT_GNU_VERNEED:
+            continue
+        strings = section(link)[1]
+
+        def name(at):
+            return data[strings + at:data.index(b"\0", strings + at)].decode()
+
+        for _ in range(count):
+            _, aux_count, file, aux, following = struct.unpack_from(order + "HHIII", data, offset)
+            at = offset + aux
+            for _ in range(aux_count):
+                _, _, _, version, aux_next = struct.unpack_from(order + "IHHII", data, at)
+                needs.append((name(file), name(version)))
+                at += aux_next
+            offset += following
+    return needs
+
+
+def library_tag(path, arch):
+    """manylinux_X_Y_ARCH for the ELF library at PATH, built for ARCH: X.Y
+    the newest GLIBC_X.Y[.Z] version it needs (what auditwheel tags by),
+    not the build machine's glibc; at least the oldest glibc pip knows a
+    manylinux tag for on ARCH (2.5 on x86, 2.17 elsewhere). Refused if the
+    file is not an ELF library for ARCH."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:4] != b"\x7fELF":
@@ -110,10 +153,10 @@ def check_library(path, tag):
     if (machine, elf_class) != want[1:]:
         raise Refused("%s is ELF machine %d (class %d), not %s's: it was built by another "
                       "compiler than the tag's" % (path, machine, elf_class, arch))
-    needed = max((tuple(map(int, v)) for v in re.findall(rb"GLIBC_(\d+)\.(\d+)", data)),
-                 default=(0, 0))
-    if needed > (int(major), int(minor)):
-        raise Refused("%s needs GLIBC_%d.%d, newer than the tag %s" % (path, *needed, tag))
+    needed = max([tuple(map(int, m.groups())) for m in (
+        re.fullmatch(r"GLIBC_(\d+)\.(\d+)(?:\.\d+)?", v) for _, v in version_needs(data)) if m]
+        + [OLDEST_GLIBC.get(arch, (2, 17))])
+    return "manylinux_%d_%d_%s" % (needed + (arch,))
 
 
 def sources(folder):
@@ -173,18 +216,21 @@ def package_files(folder, package):
 
 
 def target(version, cc):
-    """pyproject.toml's [project] and the platform tag of CC, once VERSION
-    (the CMake project's) is checked against the former."""
+    """pyproject.toml's [project] and the ARCH of CC, once VERSION (the
+    CMake project's) is checked against the former."""
     meta = project()
     if meta.get("version") != version:
         raise Refused("python/pyproject.toml says version %s, the CMake project %s: make them "
                       "the same" % (meta.get("version"), version))
-    return meta, platform_tag(cc)
+    return meta, target_arch(cc)
 
 
-def self_contained(out, meta, tag, library, cli):
-    """The wheel of `cmake --build build --target wheel`; returns its path."""
-    check_library(library, tag)
+def self_contained(out, meta, arch, library, cli):
+    """The wheel of `cmake --build build --target wheel`, the only wheel of
+    the project in OUT (one of an older tag is removed); returns its path."""
+    tag = library_tag(library, arch)
+    for stale in glob.glob(os.path.join(out, "%s-*.whl" % dist_name(meta))):
+        os.remove(stale)
     files = list(package_files(os.path.join(HERE, "capture_window"), "capture_window"))
     with open(library, "rb") as f:
         files.append(("capture_window/" + LIBRARY, f.read(), True))
@@ -231,22 +277,27 @@ def build_sdist(sdist_directory, config_settings=None):
 
 def main(argv):
     p = argparse.ArgumentParser(description="Writes the capture_window wheel (docstring).")
-    p.add_argument("job", choices=("wheel", "name"))
+    p.add_argument("job", choices=("wheel", "arch"))
     p.add_argument("--out", help="the folder the wheel goes in (wheel)")
     p.add_argument("--version", required=True, help="the CMake project's version")
     p.add_argument("--library", help="the runtime library built from runtime/ (wheel)")
     p.add_argument("--cli", help="the source tree's cli/ folder (wheel)")
+    p.add_argument("--name-file", help="where the wheel's file name is written (wheel)")
     p.add_argument("--cc", nargs=argparse.REMAINDER, required=True,
                    help="the C compiler that built the library, and its target flags (last)")
     args = p.parse_args(argv)
     if args.job == "wheel" and not (args.out and args.library and args.cli):
         p.error("wheel needs --out, --library and --cli")
     try:
-        meta, tag = target(args.version, args.cc)
-        if args.job == "name":
-            print("%s-%s-py3-none-%s.whl" % (dist_name(meta), meta["version"], tag))
+        meta, arch = target(args.version, args.cc)
+        if args.job == "arch":
+            print(arch)
         else:
-            self_contained(args.out, meta, tag, args.library, args.cli)
+            name = os.path.basename(self_contained(args.out, meta, arch, args.library, args.cli))
+            print(name)
+            if args.name_file:
+                with open(args.name_file, "w") as f:
+                    f.write(name + "\n")
     except Refused as e:
         print("make_wheel.py: %s" % e, file=sys.stderr)
         return 1

@@ -1,6 +1,9 @@
 # scripts/debian-root.sh - sourced by the scripts that make Debian roots
-# (test-compilers.sh, test-deb-install.sh): the archive to fetch from and
-# a root made once with debootstrap. Needs $out, the folder for logs.
+# (test-compilers.sh, test-deb-install.sh, release-wheels.sh): the archive
+# to fetch from, a root made once with debootstrap, and mounted so that
+# commands run in it by chroot see this checkout and the CUDA toolkit at
+# their paths (use_root; the caller traps EXIT with unmount_all). Needs
+# $out, the folder for logs.
 
 # The Debian archive this machine's apt reads: the first URI of the
 # source for its own release, in the deb822 .sources files, else in
@@ -40,4 +43,36 @@ setup_root() {
     { tail -20 "$out/debootstrap-$suite.log"; exit 1; }
   echo "$stamp" >"$root.tmp/.capture-window"
   mv "$root.tmp" "$root"
+}
+
+mounted=()
+unmount_all() {
+  local i
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || true; done
+}
+trap 'exit 130' INT TERM  # so that the EXIT trap unmounts
+# The checkout, the CUDA toolkit, /proc and /dev inside the root; the
+# toolkit and /dev read-only, so that nothing done inside the root (or to
+# it: rm -rf) can delete them.
+mount_root() {  # ROOT
+  local from to
+  for from in /proc /dev /usr/local/cuda "$PWD"; do
+    to=$1$from
+    mountpoint -q "$to" && continue
+    mkdir -p "$to"
+    mount --bind "$(realpath "$from")" "$to"
+    mounted+=("$to")
+    case $from in /dev|/usr/local/cuda) mount -o remount,bind,ro "$to" ;; esac
+  done
+}
+
+# use_root SUITE ROOT PACKAGE...: made if need be, mounted. One run at a
+# time: a second one would mount into, or delete, the root the first uses.
+use_root() {
+  local fd
+  mkdir -p "$(dirname "$2")"
+  exec {fd}>"$2.lock"
+  flock -n "$fd" || { echo "another script is using the root $2 ($2.lock)"; exit 1; }
+  setup_root "$@"
+  mount_root "$2"
 }

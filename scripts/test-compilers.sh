@@ -10,7 +10,10 @@
 # ($CW_TRIXIE_ROOT, $CW_SID_ROOT) for the next run. debootstrap fetches
 # them from the Debian mirror this machine's apt uses ($CW_DEBIAN_MIRROR
 # overrides it). Builds there run in a chroot that sees this checkout and
-# the CUDA toolkit (NVTX's headers, nvcc) at their paths.
+# the CUDA toolkit (NVTX's headers, nvcc) at their paths. Two rows install
+# what was built as a user would: deb-bookworm (the .deb, by apt, into a
+# clean Debian 12 root) and wheel-bullseye (the release wheels, built in a
+# Debian 11 root and installed there by its pip: scripts/test-wheel-bullseye.sh).
 #
 # Usage: scripts/test-compilers.sh [NAME...]     (default: all of them)
 set -euo pipefail
@@ -94,27 +97,6 @@ build_and_test_cross() {
 
 . scripts/debian-root.sh
 
-mounted=()
-unmount_all() {
-  local i
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || true; done
-}
-trap 'exit 130' INT TERM  # so that the EXIT trap unmounts
-# The checkout, the CUDA toolkit, /proc and /dev inside the root; the
-# toolkit and /dev read-only, so that nothing done inside the root (or to
-# it: rm -rf) can delete them.
-mount_root() {  # ROOT
-  local from to
-  for from in /proc /dev /usr/local/cuda "$PWD"; do
-    to=$1$from
-    mountpoint -q "$to" && continue
-    mkdir -p "$to"
-    mount --bind "$(realpath "$from")" "$to"
-    mounted+=("$to")
-    case $from in /dev|/usr/local/cuda) mount -o remount,bind,ro "$to" ;; esac
-  done
-}
-
 if [ "${1:-}" = --build ]; then  # one pair, here (the chroot's entry)
   shift
   build_and_test "$@"
@@ -137,16 +119,6 @@ for row in "${matrix[@]}"; do
 done
 bash scripts/install-deps.sh "${debian_packages[@]}"
 trap unmount_all EXIT
-# use_root SUITE ROOT PACKAGE...: made if need be, mounted. One run at a
-# time: a second one would mount into, or delete, the root the first uses.
-use_root() {
-  local fd
-  mkdir -p "$(dirname "$2")"
-  exec {fd}>"$2.lock"
-  flock -n "$fd" || { echo "another scripts/test-compilers.sh is running ($2.lock)"; exit 1; }
-  setup_root "$@"
-  mount_root "$2"
-}
 [ -z "${needed[trixie]:-}" ] || use_root trixie "$trixie" "${trixie_packages[@]}"
 [ -z "${needed[sid]:-}" ] || use_root sid "$sid" "${sid_packages[@]}"
 
@@ -171,14 +143,20 @@ for row in "${matrix[@]}"; do
   echo "${summary[-1]}"
   [ "$status" = ok ] || tail -40 "$log"
 done
+# install_row NAME SYSTEM WHAT COMMAND...: a row that installs what was
+# built into a Debian root, as a user would; its last line is its result.
+install_row() {
+  local name=$1 system=$2 what=$3 start=$SECONDS status; shift 3
+  [ ${#chosen[@]} -eq 0 ] || [[ " ${chosen[*]} " == *" $name "* ]] || return 0
+  if "$@" >"$out/$name.log" 2>&1; then status=ok; else status=FAILED; failed+=("$name"); fi
+  echo "$(printf '%-14s %-7s %-31s %-6s %s (%d s)' "$name" "$system" "$what" \
+          "$status" "$(tail -1 "$out/$name.log" | cut -c1-60)" $((SECONDS - start)))"
+  [ "$status" = ok ] || tail -20 "$out/$name.log"
+}
 # The package, installed by apt into a clean Debian 12 root: from the
 # build of scripts/test.sh, which runs first.
-if [ ${#chosen[@]} -eq 0 ] || [[ " ${chosen[*]} " == *" deb-bookworm "* ]]; then
-  start=$SECONDS
-  if bash scripts/test-deb-install.sh build >"$out/deb-bookworm.log" 2>&1; then status=ok
-  else status=FAILED; failed+=(deb-bookworm); fi
-  echo "$(printf '%-14s %-7s %-31s %-6s %s (%d s)' deb-bookworm clean "the .deb, apt install" \
-          "$status" "$(tail -1 "$out/deb-bookworm.log" | cut -c1-60)" $((SECONDS - start)))"
-  [ "$status" = ok ] || tail -20 "$out/deb-bookworm.log"
-fi
+install_row deb-bookworm clean "the .deb, apt install" bash scripts/test-deb-install.sh build
+# The release wheels, built in a Debian 11 root and pip installed there.
+install_row wheel-bullseye debian11 "release wheels, pip install" \
+  bash scripts/test-wheel-bullseye.sh
 [ ${#failed[@]} -eq 0 ] || { echo "FAILED: ${failed[*]} (logs: $out/NAME.log)"; exit 1; }

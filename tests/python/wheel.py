@@ -17,7 +17,7 @@ The venvs are made --without-pip and the pip each Python bundles
 without the seconds that installing it takes. A version pyenv lacks is
 said and not tested; only the default python3 cannot be missing.
 
-Usage: wheel.py --wheel FILE --source DIR --runtime LIB
+Usage: wheel.py --dist DIR --source DIR --runtime LIB   (DIR: the build's dist/)
 """
 import argparse
 import concurrent.futures
@@ -159,13 +159,23 @@ def source_route(python, folder, source, runtime):
     return None
 
 
+def built_wheel(dist):
+    """The one wheel in the build's DIST (make_wheel.py removes others)."""
+    wheels = glob.glob(os.path.join(dist, "capture_window-*.whl"))
+    if len(wheels) != 1:
+        sys.exit("FAIL: %s holds %d wheels, not the one the build wrote: %s"
+                 % (dist, len(wheels), wheels))
+    return wheels[0]
+
+
 def main():
     p = argparse.ArgumentParser(description="pip installs the wheel and ./python (docstring).")
-    p.add_argument("--wheel", required=True, help="the wheel the build wrote")
+    p.add_argument("--dist", required=True, help="the build's dist/, with the one wheel it wrote")
     p.add_argument("--source", required=True, help="the source tree (python/, cli/)")
     p.add_argument("--runtime", required=True, help="libcapture_window for ./python's package")
     args = p.parse_args()
     args.runtime = os.path.abspath(args.runtime)
+    args.wheel = built_wheel(args.dist)
     help_text = run([sys.executable, os.path.join(args.source, "cli", "capture-window"),
                      "--help"], env=clean_env()).stdout
     found = pythons()
