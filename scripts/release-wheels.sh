@@ -2,8 +2,10 @@
 # The release wheels (docs/python.md, "Where the wheel installs"): the
 # runtime built by Debian 11's own compilers (bullseye: glibc 2.31, gcc 10
 # and its aarch64 cross gcc), so that the library needs no glibc newer than
-# 2.31, and the wheels, tagged by that need (python/make_wheel.py), install
-# on every distribution with glibc 2.31 or newer. CMake, ninja and
+# 2.31; with cmake/old-glibc-symbols.h forced into each C file it binds
+# libm's oldest exp, log and lgamma and needs only glibc 2.17. The wheels,
+# tagged by that need (python/make_wheel.py), are manylinux_2_17: they
+# install on every distribution with glibc 2.17 or newer. CMake, ninja and
 # make_wheel.py run here; only the compilers run in the root, through the
 # wrappers OUT/ARCH-cc and OUT/ARCH-c++ this script writes, which chroot
 # there and see this checkout and the CUDA toolkit (NVTX's headers) at
@@ -41,6 +43,7 @@ WRAP
   cmake -S . -B "$release/$arch" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR="$arch" \
         -DCMAKE_C_COMPILER="$release/$arch-cc" -DCMAKE_CXX_COMPILER="$release/$arch-c++" \
+        -DCMAKE_C_FLAGS="-include $PWD/cmake/old-glibc-symbols.h" \
         -DCW_BUILD_GCC_PLUGIN=OFF -DCW_BUILD_CLANG_PLUGIN=OFF -DCW_BUILD_REWRITER=OFF \
         -DCW_BUILD_CUDA=OFF -DCW_BUILD_TESTS=OFF -DCW_BUILD_BENCH=OFF >"$release/$arch.log"
   cmake --build "$release/$arch" --target wheel >>"$release/$arch.log"
