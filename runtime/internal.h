@@ -101,6 +101,7 @@ struct cw_times;
 void cw_times_start(void);
 struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site);
 void cw_times_add(struct cw_times *times, long long index, long long ticks, long long now);
+void cw_times_left(struct cw_times *times, long long index); /* the loop was left */
 void cw_times_close(struct cw_times *times);
 void cw_times_flush_all(void);
 

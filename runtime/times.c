@@ -8,6 +8,10 @@
  *   ID, -L, then L bytes "loop ID T<THREAD> LABEL FILE:LINE[@INSTANCE]\n"
  *                                   once per loop and thread, first
  *   ID, N, then N pairs INDEX, NS   N > 0 steps of that loop
+ *   ID, -L, then L bytes "left ID INDEX\n"
+ *                                   the loop was left after step INDEX
+ *                                   (plan keeps its windows inside one
+ *                                   entry of the loop)
  *
  * Each loop and thread fills its own buffer of 256 steps in the step
  * clock's ticks (internal.h); it is written (one write(), its record made
@@ -36,6 +40,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +68,13 @@ struct cw_times {
   bool loop_record_sent;
   size_t loop_record_len;
   char loop_record[2 * sizeof(long long) + HEADER_MAX];
-  long long steps[2 * STEPS]; /* pairs index, ticks */
+  long long steps[2 * STEPS]; /* pairs index, ticks; ticks LEFT: left after index */
+  long long last_left;        /* the step after which the loop was last left */
 };
+
+/* In a buffer, the pair (INDEX, LEFT) says the loop was left after INDEX:
+   no step takes LLONG_MIN ticks. */
+#define LEFT LLONG_MIN
 
 static int fd = -1;
 static bool failed, child_reopens;
@@ -179,6 +189,31 @@ static void write_all(const void *data, size_t len) {
    it has not gone out to this file yet (the caller holds the lock). Its
    OWNER thread then empties it; another only notes what went out. errno
    is the program's: kept. */
+/* Steps FROM up to TO (not included) of T's buffer as one record, in the
+   copy `record` (the caller holds the lock). */
+static void write_steps(const struct cw_times *t, int from, int to, double ns_per_tick) {
+  if (to == from) return;
+  record[0] = little_endian(t->id);
+  record[1] = little_endian(to - from);
+  for (int k = 0; k < to - from; k++) {
+    long long index = t->steps[2 * (from + k)], ticks = t->steps[2 * (from + k) + 1];
+    record[2 + 2 * k] = little_endian(index);
+    record[3 + 2 * k] =
+        little_endian((long long)((double)(ticks < 0 ? 0 : ticks) * ns_per_tick + 0.5));
+  }
+  write_all(record, (size_t)(2 + 2 * (to - from)) * sizeof record[0]);
+}
+
+/* The record "loop ID was left after step INDEX". */
+static void write_left(long long id, long long index) {
+  char text[64];
+  int len = snprintf(text, sizeof text, "left %lld %lld\n", id, index);
+  long long head[2] = {little_endian(id), little_endian(-(long long)len)};
+  memcpy(record, head, sizeof head);
+  memcpy(record + 2, text, (size_t)len);
+  write_all(record, sizeof head + (size_t)len);
+}
+
 static void flush(struct cw_times *t, bool owner) {
   int n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
   if (n > t->written) {
@@ -190,16 +225,13 @@ static void flush(struct cw_times *t, bool owner) {
     if (!t->loop_record_sent) write_all(t->loop_record, t->loop_record_len);
     t->loop_record_sent = true;
     double ns_per_tick = cw_ns_per_tick();
-    int count = n - t->written;
-    record[0] = little_endian(t->id);
-    record[1] = little_endian(count);
-    for (int k = 0; k < count; k++) {
-      long long index = t->steps[2 * (t->written + k)], ticks = t->steps[2 * (t->written + k) + 1];
-      record[2 + 2 * k] = little_endian(index);
-      record[3 + 2 * k] =
-          little_endian((long long)((double)(ticks < 0 ? 0 : ticks) * ns_per_tick + 0.5));
+    int from = t->written;
+    for (int k = from; k <= n; k++) {
+      if (k < n && t->steps[2 * k + 1] != LEFT) continue;
+      write_steps(t, from, k, ns_per_tick);
+      if (k < n) write_left(t->id, t->steps[2 * k]);
+      from = k + 1;
     }
-    write_all(record, (size_t)(2 + 2 * count) * sizeof record[0]);
     t->written = n;
     errno = saved_errno;
   }
@@ -216,6 +248,7 @@ struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site) {
   if (!t) return NULL;
   t->n = t->written = 0;
   t->first_tick = 0;
+  t->last_left = -1;
   t->loop_record_sent = false;
   pthread_mutex_lock(&lock);
   t->id = ++last_id;
@@ -244,6 +277,14 @@ struct cw_times *cw_times_open_loop(const struct cw_site_v2 *site) {
    out when full or a second old. A full buffer that could not go out (a
    signal's teardown found the lock taken) keeps its steps and drops new
    ones. */
+/* The loop was left after step INDEX: recorded once per entry, in the
+   buffer beside the steps (no write of its own). */
+void cw_times_left(struct cw_times *t, long long index) {
+  if (index < 0 || index == t->last_left) return;
+  t->last_left = index;
+  cw_times_add(t, index, LEFT, cw_ticks());
+}
+
 void cw_times_add(struct cw_times *t, long long index, long long ticks, long long now) {
   int n = t->n;
   if (__builtin_expect(n == STEPS, 0)) return;

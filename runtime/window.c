@@ -433,6 +433,8 @@ void cw_loop_exit_v2(struct cw_loop_v2 *head, int iteration_open) {
     if (loop->step_begin) end_step(loop, cw_ticks());
     if (loop->last_begin_ns) cw_time_step(loop, false, cw_now_ns());
   }
+  /* Where an entry ends, for plan's windows (times.c). */
+  if (loop->times && loop->depth == 0) cw_times_left(loop->times, head->next - 1);
   if (loop->window_open && loop->depth == loop->window_depth)
     close_window(loop, head->next - 1, " early, loop left");
   in_hook--;

@@ -892,17 +892,21 @@ def program_cases(cw, shapes, recorder, fakecuda):
         expect("times: one file, named after rank and pid", (p.returncode, p.stderr, files),
                (0, "", [f"t.3.{files[0].split('.')[-1]}"] if files else ["t.3.PID"]))
         first, records = format2_records(os.path.join(tmp, files[0])) if files else (b"", [])
-        loop_lines = [body for ident, body in records if isinstance(body, bytes)]
+        texts = [body for ident, body in records if isinstance(body, bytes)]
+        loop_lines = [body for body in texts if body.startswith(b"loop ")]
         steps = [(ident, i) for ident, body in records if not isinstance(body, bytes) for i, _ in body]
-        expect("times: format 2, its loop record, every step once in order (in records of 256)",
+        expect("times: format 2, its loop record, every step once in order (in records of 256), "
+               "and where the loop was left",
                (first, len(loop_lines) == 1 and bool(re.fullmatch(
                    rb"loop 1 T\d+ step \S*shapes\.c:\d+\n", loop_lines[0])), steps,
-                [len(body) for _, body in records[1:]]),
-               (b"# capture-window step times 2\n", True, [(1, i) for i in range(110)], [110]))
+                [len(body) for _, body in records[1:] if not isinstance(body, bytes)],
+                [body for body in texts if not body.startswith(b"loop ")]),
+               (b"# capture-window step times 2\n", True, [(1, i) for i in range(110)], [110],
+                [b"left 1 109\n"]))
         # Nanoseconds, whatever the step clock: a step that sleeps 1 ms (40 ms)
         # takes at least that (less 1 %: the TSC's rate is measured), and a
         # 1 ms step's median is not 5 ms even on a busy machine.
-        ns = {i: t for _, body in records[1:] for i, t in body}
+        ns = {i: t for _, body in records[1:] if not isinstance(body, bytes) for i, t in body}
         plain = sorted(t for i, t in ns.items() if i >= 10 and i % 25)
         expect("times: in nanoseconds (sleeps of 1 ms and 40 ms)",
                (bool(plain) and plain[0] >= 990_000 and plain[len(plain) // 2] < 5_000_000,
@@ -914,6 +918,29 @@ def program_cases(cw, shapes, recorder, fakecuda):
                [(25, 0)])
 
     times_case(expect)
+
+    def entries_case(expect):
+        # A marked loop left every 50 steps: the step file says where, and
+        # plan's window for the event every 25 steps fits inside one entry.
+        tmp = tempfile.mkdtemp(prefix="cw-plan-entries-")
+        path = os.path.join(tmp, "nested.steps")
+        p = subprocess.run([shapes, "nested", "200"], capture_output=True, text=True,
+                           env=environ(CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path))
+        _, records = format2_records(path) if p.returncode == 0 else (b"", [])
+        expect("entries: the step file says the loop was left after steps 49, 99, 149 and 199",
+               [body for _, body in records if isinstance(body, bytes) and body.startswith(b"left")],
+               [b"left 1 %d\n" % i for i in (49, 99, 149, 199)])
+        rc, out, err = plan(cw, ["--json", "--from", path])
+        periodic = [s for s in (json.loads(out)["loops"][0]["suggest"] if rc == 0 else [])
+                    if not s["why"].startswith("steady")]
+        expect("entries: plan's windows for every 25 steps fit inside one entry",
+               [s["env"] for s in periodic], ["CAPTURE_WINDOW=24:3/50x3"])
+        if periodic:
+            expect("entries: CAPTURE_WINDOW=24:3/50x3 captures three whole windows",
+                   captured(shapes, recorder, fakecuda, {"CAPTURE_WINDOW": "24:3/50x3"},
+                            ["nested", "200"]), [[24, 25, 26], [74, 75, 76], [124, 125, 126]])
+
+    entries_case(expect)
 
     p = subprocess.run([shapes, "flat", "20"], capture_output=True, text=True, env=environ(
         CAPTURE_WINDOW_TIMES="/nonexistent/dir/steps"))

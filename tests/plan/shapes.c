@@ -13,6 +13,8 @@
  *                and a checkpoint every 30 from 30 (+120 ms): step 60
  *                holds both; with 101 steps the last one (100) checkpoints
  *                too
+ *     nested     periodic's steps, in epochs of 50: the marked loop is the
+ *                inner one, left and entered again every 50 steps
  *   With `model`, nothing runs: the shape's step times as the model has
  *   them, a step-time file of format 1 on stdout (the planner's input
  *   with no noise, which decides the tests of what plan finds).
@@ -58,11 +60,30 @@ static int print_model(const char *shape, long steps)
   return 0;
 }
 
+/* The periodic shape in epochs of 50 steps: the marked loop is left after
+   steps 49, 99, ... (step files say so; plan's windows fit an entry). */
+static long nested(long steps)
+{
+  long sum = 0, i = 0;
+  while (i < steps) {
+#pragma capture_window(1000000, 1)
+    for (long batch = 0; batch < 50 && i < steps; batch++, i++) {
+      sleep_us(step_us("periodic", i, steps - 1));
+      sum += i;
+    }
+  }
+  return sum;
+}
+
 int main(int argc, char **argv)
 {
   const char *shape = argc > 1 ? argv[1] : "flat";
   long steps = argc > 2 ? atol(argv[2]) : 120, sum = 0;
   if (argc > 3 && strcmp(argv[3], "model") == 0) return print_model(shape, steps);
+  if (strcmp(shape, "nested") == 0) {
+    printf("shapes nested: %ld\n", nested(steps));
+    return 0;
+  }
 #pragma capture_window(1000000, 1)
   for (long i = 0; steps == 0 || i < steps; i++) {
     sleep_us(step_us(shape, i, steps - 1));
