@@ -11,8 +11,13 @@ cd "$source" || exit 1
 [ -x "$format" ] || { echo "FAIL: no clang-format 14 ('$format'; scripts/install-deps.sh installs clang-format-14)"; exit 1; }
 own=(annotations bench plugin runtime tests/recorder tests/tools tests/fuzz tests/cli
      tests/python/harness)
-mapfile -t files < <(git ls-files -- tests/robustness/sqlite_driver.c \
-                       $(for d in "${own[@]}"; do printf '%s ' "$d/*."{c,h,cc,cpp,cu}; done))
+# Quoted, so that git, not the shell, expands them: git's `*` crosses
+# folders (runtime/*.h takes runtime/include/capture_window/*.h too).
+specs=(tests/robustness/sqlite_driver.c)
+for d in "${own[@]}"; do
+  for e in c h cc cpp cu; do specs+=("$d/*.$e"); done
+done
+mapfile -t files < <(git ls-files -- "${specs[@]}")
 bad=()
 for f in "${files[@]}"; do
   if ! diff -u "$f" <("$format" --style=file "$f") >"${TMPDIR:-/tmp}/cw-format.$$" 2>&1; then

@@ -48,8 +48,7 @@ extern "C" {
 #define CW_LOOP_SPEC_TARGET_MAX 512
 
 /* The form every message shows. */
-#define CW_LOOP_SPEC_FORM \
-  "FILE:LINE[:START:COUNT[:LABEL]] or FUNCTION[:START:COUNT[:LABEL]]"
+#define CW_LOOP_SPEC_FORM "FILE:LINE[:START:COUNT[:LABEL]] or FUNCTION[:START:COUNT[:LABEL]]"
 
 #ifndef CW_LOOP_SPEC_EXPORT
 #define CW_LOOP_SPEC_EXPORT __attribute__((visibility("default")))
@@ -65,29 +64,28 @@ struct cw_loop_window {
 };
 
 struct cw_loop_spec {
-  int language;                           /* enum cw_loop_spec_language */
-  int by_function;                        /* FUNCTION form, else FILE */
-  unsigned line;                          /* FILE form */
-  struct cw_loop_window window;                /* defaults filled in */
-  char target[CW_LOOP_SPEC_TARGET_MAX];   /* FILE suffix or FUNCTION name */
+  int language;                         /* enum cw_loop_spec_language */
+  int by_function;                      /* FUNCTION form, else FILE */
+  unsigned line;                        /* FILE form */
+  struct cw_loop_window window;         /* defaults filled in */
+  char target[CW_LOOP_SPEC_TARGET_MAX]; /* FILE suffix or FUNCTION name */
 };
 
 /* Parse SPEC, written in LANGUAGE, into *OUT.  Returns NULL, or a message
    saying what is wrong with it (written into BUF). */
-CW_LOOP_SPEC_EXPORT const char *
-cw_loop_spec_parse_v1(const char *spec, int language, struct cw_loop_spec *out,
-                      char *buf, size_t size);
+CW_LOOP_SPEC_EXPORT const char *cw_loop_spec_parse_v1(const char *spec, int language,
+                                                      struct cw_loop_spec *out, char *buf,
+                                                      size_t size);
 
 /* 1 if PATH ends in SPEC's FILE at a path-component boundary. */
-CW_LOOP_SPEC_EXPORT int
-cw_loop_spec_file_matches_v1(const struct cw_loop_spec *spec, const char *path);
+CW_LOOP_SPEC_EXPORT int cw_loop_spec_file_matches_v1(const struct cw_loop_spec *spec,
+                                                     const char *path);
 
 /* 1 if QUALIFIED (C: scopes joined by "::", no template arguments;
    Python: MODULE.QUALNAME) is SPEC's FUNCTION or ends in a separator
    followed by it. */
-CW_LOOP_SPEC_EXPORT int
-cw_loop_spec_function_matches_v1(const struct cw_loop_spec *spec,
-                                 const char *qualified);
+CW_LOOP_SPEC_EXPORT int cw_loop_spec_function_matches_v1(const struct cw_loop_spec *spec,
+                                                         const char *qualified);
 
 /* The FILE rule alone: 1 if PATH ends in SUFFIX at a '/' (or is it). */
 CW_LOOP_SPEC_EXPORT int cw_path_ends_in_v1(const char *path, const char *suffix);
@@ -105,10 +103,9 @@ CW_LOOP_SPEC_EXPORT const char *cw_loop_spec_form_v1(void);
    *OUT, or the one message for a number out of the rule, written into
    BUF: "NAME must be a decimal number from MIN to MAX", MAX written 2^62
    when it is CW_VALUE_MAX and NAME "it" when NULL. */
-CW_LOOP_SPEC_EXPORT const char *
-cw_number_parse_v1(const char *text, size_t length, const char *name,
-                   long long min, long long max, long long *out, char *buf,
-                   size_t size);
+CW_LOOP_SPEC_EXPORT const char *cw_number_parse_v1(const char *text, size_t length,
+                                                   const char *name, long long min, long long max,
+                                                   long long *out, char *buf, size_t size);
 
 #ifdef __cplusplus
 }
