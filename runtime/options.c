@@ -167,6 +167,9 @@ static bool add_window(const char *s, const char *end) {
   const char *colon, *slash, *x;
   int len = (int)(end - s);
   if (is_alone_word(s, end)) return bad("'%.*s' stands alone, not in a list", len, s);
+  /* auto and spike alone: the word is right, its COUNT is missing */
+  if ((len == 4 && memcmp(s, "auto", 4) == 0) || (len == 5 && memcmp(s, "spike", 5) == 0))
+    return bad("%.*s needs :COUNT (%.*s:3)", len, s, len, s);
   if (!split(s, end, ':', &colon)) return bad("'%.*s' has no ':'", len, s);
   if (!parse_number("START", s, colon, 0, &w.start)) return false;
   const char *count_end = split(colon + 1, end, '/', &slash) ? slash : end;
@@ -565,6 +568,7 @@ static void ignore(const char *name, const char *value, const char *accepted) {
 
 #define NAME_MAX_COMPARED 64
 #define FAMILY_LEN (sizeof "CAPTURE_WINDOW_" - 1)
+#define NEAR_MISS 2 /* edits that make a name outside the family a near miss */
 
 /* The optimal string alignment distance of a[0, n) and b (insertions,
    deletions, substitutions and swaps of two neighbours, each 1); both are
@@ -623,7 +627,8 @@ static const char *closest_known(const char *name, size_t len) {
     const char *known = known_name(k);
     int distance = edit_distance(name, len, known);
     size_t skip = strlen(known) < FAMILY_LEN ? strlen(known) : FAMILY_LEN; /* CAPTURE_WINDOW */
-    size_t run = longest_shared_run(name + FAMILY_LEN, len - FAMILY_LEN, known + skip);
+    size_t from = len < FAMILY_LEN ? len : FAMILY_LEN; /* CAPTURE_WINDOWS is shorter */
+    size_t run = longest_shared_run(name + from, len - from, known + skip);
     if (!best || distance < best_distance || (distance == best_distance && run > best_run))
       best = known, best_distance = distance, best_run = run;
   }
@@ -632,12 +637,23 @@ static const char *closest_known(const char *name, size_t len) {
 
 /* The name of ENTRY ("NAME=VALUE") if it is a CAPTURE_WINDOW_* variable
    set (not empty) that no part of capture_window reads; its length in *LEN. */
+/* Whether NAME is one or two edits from a known name: CAPTURE_WINDOWS,
+   CAPTUREWINDOW_TIMES, near misses outside the family's prefix. */
+static bool near_known(const char *name, size_t len) {
+  for (size_t k = 0; k < N_OPTIONS + N_ELSEWHERE; k++)
+    if (edit_distance(name, len, known_name(k)) <= NEAR_MISS) return true;
+  return false;
+}
+
+/* The name of an environment entry that looks meant for the runtime but
+   is no variable of it: CAPTURE_WINDOW_* of no row, or a near miss. */
 static const char *unknown_variable(const char *entry, size_t *len) {
-  static const char family[] = "CAPTURE_WINDOW_";
   const char *eq = strchr(entry, '=');
-  if (strncmp(entry, family, sizeof family - 1) != 0 || !eq || !eq[1]) return NULL;
+  if (!eq || !eq[1]) return NULL;
   *len = (size_t)(eq - entry);
-  return is_known(entry, *len) ? NULL : entry;
+  if (is_known(entry, *len)) return NULL;
+  if (strncmp(entry, "CAPTURE_WINDOW_", FAMILY_LEN) == 0) return entry;
+  return near_known(entry, *len) ? entry : NULL;
 }
 
 /* Whether name A (length LA) sorts before B (length LB). */
@@ -646,7 +662,8 @@ static bool name_before(const char *a, size_t la, const char *b, size_t lb) {
   return c < 0 || (c == 0 && la < lb);
 }
 
-/* One line for each unknown CAPTURE_WINDOW_* variable, in the order of
+/* One line for each unknown CAPTURE_WINDOW_* variable or near miss of a
+   known name (CAPTURE_WINDOWS), in the order of
    their names (the environment's own order differs between systems): a
    typo would otherwise be ignored in silence. */
 static void report_unknown_variables(void) {

@@ -39,6 +39,14 @@
 // cw-expect: eval#0(.) S eval[ eval#1(.) ] E eval#2..3(.)
 // cw-stderr: capture_window: CAPTURE_WINDOW_STEPTIMES is not a capture_window variable (ignored); did you mean CAPTURE_WINDOW_TIMES?
 //
+// Near misses outside the family's prefix (issue 43 item 2): the windows
+// of CAPTURE_WINDOWS are not taken, the pragma's are.
+// cw-run: CAPTURE_WINDOWS=5:2 CAPTUREWINDOW_TIMES=steps
+// cw-expect: step#0..1(.) S step[ step#2..3(.) ] E step#4..5(.)
+// cw-expect: eval#0(.) S eval[ eval#1(.) ] E eval#2..3(.)
+// cw-stderr: capture_window: CAPTUREWINDOW_TIMES is not a capture_window variable (ignored); did you mean CAPTURE_WINDOW_TIMES?
+// cw-stderr: capture_window: CAPTURE_WINDOWS is not a capture_window variable (ignored); did you mean CAPTURE_WINDOW?
+//
 // A swap of two letters is one edit.
 // cw-run: CAPTURE_WINDOW_TRIGEGR=nvtx
 // cw-expect: step#0..1(.) S step[ step#2..3(.) ] E step#4..5(.)

@@ -13,6 +13,15 @@
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW='abc' is invalid: 'abc' has no ':' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
 //
+// The word without its COUNT (issue 43 item 2).
+// cw-run: CAPTURE_WINDOW=auto --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='auto' is invalid: auto needs :COUNT (auto:3) (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
+// cw-run: CAPTURE_WINDOW=spike --mode=off
+// cw-expect: .step@0..5 .eval@0..3
+// cw-stderr: capture_window: CAPTURE_WINDOW='spike' is invalid: spike needs :COUNT (spike:3) (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
+//
 // cw-run: CAPTURE_WINDOW=2:0 --mode=off
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW='2:0' is invalid: COUNT must be a decimal number from 1 to 2^62, got '0' (expected off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]); capture is off for this run
