@@ -181,6 +181,9 @@ void cw_unlock(pthread_mutex_t *lock);
 /* window.c: this thread leaves every marked loop it is in (at exit, on a
    fatal signal); WHY ends the verbose "window closed" line. */
 void cw_leave_thread_loops(const char *why);
+/* window.c: at exit, one line when CAPTURE_WINDOW_LOOPS selected none of
+   the loops that ran. */
+void cw_report_unselected(void);
 
 /* profiler.c */
 void cw_profiler_acquire(void);

@@ -111,6 +111,7 @@ static void note_child(void) { forked_child = true; }
 static void at_exit(void) {
   if (__atomic_exchange_n(&exited, true, __ATOMIC_ACQ_REL)) return;
   end_of_process(" at exit");
+  cw_report_unselected();
 }
 
 CW_EXIT_EXPORT void cw_exit_v1(void) {

@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "loop.h"
@@ -177,6 +178,31 @@ static void load_once(void) {
 }
 
 /* Decides once per descriptor whether its loop is active. */
+/* The loops CAPTURE_WINDOW_LOOPS left out, the first few, for the line at
+   exit when it selected none (cw_report_unselected). */
+enum { UNSELECTED_SHOWN = 4 };
+static const struct cw_site_v2 *unselected[UNSELECTED_SHOWN];
+static size_t n_unselected;
+
+static void note_unselected(const struct cw_site_v2 *site) {
+  if (n_unselected < UNSELECTED_SHOWN) unselected[n_unselected] = site;
+  n_unselected++;
+}
+
+/* A CAPTURE_WINDOW_LOOPS that matched none of the loops that ran (a typo:
+   `stepp`) would turn every window off in silence: said once at exit,
+   naming the loops that did run (verbose named each as it came). */
+void cw_report_unselected(void) {
+  if (n_sites || !n_unselected || cw_config.verbose) return;
+  char names[1024];
+  size_t len = 0;
+  for (size_t k = 0; k < n_unselected && k < UNSELECTED_SHOWN && len < sizeof names; k++)
+    len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s' (%s:%u)", k ? ", " : "",
+                            unselected[k]->label, unselected[k]->file, unselected[k]->line);
+  cw_log("CAPTURE_WINDOW_LOOPS='%s' selected none of the loops that ran: %s%s; no window opened",
+         getenv("CAPTURE_WINDOW_LOOPS"), names, n_unselected > UNSELECTED_SHOWN ? ", ..." : "");
+}
+
 static CW_COLD uintptr_t activate_site(struct cw_site_v2 *site) {
   pthread_once(&init_once, load_once);
   pthread_mutex_lock(&sites_lock);
@@ -185,6 +211,7 @@ static CW_COLD uintptr_t activate_site(struct cw_site_v2 *site) {
     bool active = !cw_config.off && site->abi_version == CW_ABI_VERSION && site->start >= 0 &&
                   site->count >= 1 && cw_loop_selected(site);
     state = active ? SITE_ACTIVE : SITE_INACTIVE;
+    if (!active && !cw_config.off && site->abi_version == CW_ABI_VERSION) note_unselected(site);
     if (active) {
       site->runtime[1] = (void *)(uintptr_t)n_sites++;
       if (cw_config.nvtx_tool) site->runtime[2] = cw_nvtx_register(site->label);

@@ -18,11 +18,11 @@
 //
 // cw-run: CAPTURE_WINDOW_LOOPS=nosuch
 // cw-expect: .step@0..5 .eval@0..3
-//
+// cw-stderr-re: capture_window: CAPTURE_WINDOW_LOOPS='nosuch' selected none of the loops that ran: 'step' \(\S*env_loops\.c:31\), 'eval' \(\S*env_loops\.c:36\); no window opened
 // cw-run: CAPTURE_WINDOW_LOOPS=env_loops.c:32
 // cw-expect: .step@0..5 .eval@0..3
+// cw-stderr-re: capture_window: CAPTURE_WINDOW_LOOPS='env_loops\.c:32' selected none of the loops that ran: 'step' \(\S*env_loops\.c:31\), 'eval' \(\S*env_loops\.c:36\); no window opened
 #include "cw_test.h"
-
 int main(void)
 {
   long a = 0, b = 0;

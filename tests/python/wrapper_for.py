@@ -11,6 +11,7 @@ variables, as for the C pragma (tests/loops/for_loop.c)."""
 # cw-expect: step#0..1(.) step[ step#2..4(.) ] step#5..7(.)
 # cw-run: CAPTURE_WINDOW_LOOPS=wrapper_for.py:99
 # cw-expect: .step@0..7
+# cw-stderr-re: capture_window: CAPTURE_WINDOW_LOOPS='wrapper_for\.py:99' selected none of the loops that ran: 'step' \(/.*/wrapper_for\.py:26\); no window opened
 # cw-run: CAPTURE_WINDOW_LOOPS=python/wrapper_for.py:26 CAPTURE_WINDOW_VERBOSE=1
 # cw-expect: step#0..1(.) S step[ step#2..4(.) ] E step#5..7(.)
 # cw-stderr-re: capture_window: loop 'step' \(/.*/tests/python/wrapper_for\.py:26, total\) is active
@@ -19,7 +20,6 @@ variables, as for the C pragma (tests/loops/for_loop.c)."""
 # cw-stderr-re: capture_window: profiler stopped \(cuProfilerStop: 0\)
 # cw-stderr-re: capture_window: window closed: loop 'step' \(/.*/wrapper_for\.py:26\) held iterations 2-4, thread [0-9]+
 from cwtest import capture_window, mark
-
 
 def total(n):
     s = 0
