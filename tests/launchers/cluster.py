@@ -160,7 +160,14 @@ class Cluster(Started):
     def stop(self):
         """Each daemon this object started, by its PID: SIGTERM, then
         SIGKILL after 10 s. The slurmds first, munged last; then the
-        namespaces."""
+        namespaces. A job step that never ended (a failed case) keeps its
+        slurmstepd, which outlives slurmd: it is found by the slurm.conf
+        of this cluster in its environment, and killed by its PID."""
+        for pid in self.step_daemons():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         for name in reversed(list(self.procs)):
             p = self.procs.pop(name)
             if p.poll() is not None:
@@ -173,6 +180,22 @@ class Cluster(Started):
                 p.wait()
         if self.net:
             self.net.stop()
+
+    def step_daemons(self):
+        """PIDs of the slurmstepd processes of this cluster's jobs."""
+        mine = ("SLURM_CONF=" + os.path.join(self.dir, "")).encode()
+        pids = []
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/comm", "rb") as f:
+                    if f.read().strip() != b"slurmstepd":
+                        continue
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    if any(v.startswith(mine) for v in f.read().split(b"\0")):
+                        pids.append(int(entry))
+            except (OSError, ValueError):
+                continue
+        return pids
 
     def run(self, argv, **kw):
         """A Slurm command, on the hub host when there are several nodes."""
