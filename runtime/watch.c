@@ -58,16 +58,10 @@ static bool is_id(const char *s, size_t len) {
   return true;
 }
 
-/* A decimal number in [min, 2^62], digits only. */
+/* A request's number: the one number rule of every door. */
 static bool is_number(const char *s, size_t len, long long min, long long *out) {
-  long long v = 0;
-  if (len == 0 || len > 18) return false;
-  for (size_t k = 0; k < len; k++) {
-    if (s[k] < '0' || s[k] > '9') return false;
-    v = v * 10 + (s[k] - '0');
-  }
-  *out = v;
-  return v >= min;
+  char why[80];
+  return cw_number_parse_v1(s, len, NULL, min, CW_VALUE_MAX, out, why, sizeof why) == NULL;
 }
 
 /* One line NAME=VALUE of a request into R; false if it is none of the
