@@ -16,15 +16,8 @@ import tempfile
 
 CW, LIBRARY = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 FAKE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake-nsys")
-failures = []
-
-
-def expect(name, got, want):
-    if got == want:
-        print(f"PASS: {name}")
-    else:
-        failures.append(name)
-        print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from expect import expect, verdict  # noqa: E402
 
 
 lib = ctypes.CDLL(LIBRARY)
@@ -39,7 +32,6 @@ for spec, rank, want in ((b"0,4-7", 3, 0), (b"0,4-7", 5, 1), (b"0,4-7", 0, 1), (
     expect(f"cw_rank_selected_v1({spec!r}, {rank})", lib.cw_rank_selected_v1(spec, rank), want)
 expect("cw_rank_variable_v1(0..)", [lib.cw_rank_variable_v1(k) for k in range(-1, 6)],
        [None, b"RANK", b"OMPI_COMM_WORLD_RANK", b"PMI_RANK", b"PMIX_RANK", b"SLURM_PROCID", None])
-
 
 
 class Window(ctypes.Structure):
@@ -131,5 +123,4 @@ with tempfile.TemporaryDirectory(prefix="cw-checkout-") as root:
         os.unlink(log)
         expect(f"a source checkout, {name}: the library",
                (said, [l for l in p.stderr.splitlines() if "libcapture_window" in l]), want)
-print(f"{len(failures)} failed" if failures else "all passed")
-sys.exit(1 if failures else 0)
+sys.exit(verdict())

@@ -19,7 +19,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CW = os.path.abspath(sys.argv[1])
 PROJECT_VERSION, BUILD_VERSION_PY = sys.argv[2], sys.argv[3]
 FAKE = os.path.join(HERE, "fake-nsys")
-failures = []
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from expect import expect as check, verdict  # noqa: E402
 
 
 def run(args, stdout=subprocess.PIPE, env=None, command=CW):
@@ -55,14 +56,6 @@ def synopsis():
     manual = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(manual)
     return manual.__doc__.strip().split("\n\n")[1] + "\n"
-
-
-def check(name, got, want):
-    if got == want:
-        print(f"PASS: {name}")
-    else:
-        failures.append(name)
-        print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
 
 
 def closed_pipe(args):
@@ -155,8 +148,7 @@ def main():
               closed_pipe(["plan", "--json", "--from", steps]), (141, "", ""))
     check("--help | (reader gone)", closed_pipe(["--help"]), (141, "", ""))
     check("check --help | (reader gone)", closed_pipe(["check", "--help"]), (141, "", ""))
-    print(f"{len(failures)} failure(s)" if failures else "all passed")
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":

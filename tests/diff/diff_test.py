@@ -21,15 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def expect(name, got, want):
-    if got == want:
-        print(f"PASS: {name}")
-    else:
-        failures.append(name)
-        print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from expect import expect, verdict  # noqa: E402
 
 
 def environ(**extra):
@@ -336,5 +329,4 @@ ATTEMPTS = 3
 
 if __name__ == "__main__":
     {"fixtures": fixtures, "reports": reports, "programs": programs}[sys.argv[1]](*sys.argv[2:])
-    print(f"{len(failures)} failed" if failures else "all passed")
-    sys.exit(1 if failures else 0)
+    sys.exit(verdict())

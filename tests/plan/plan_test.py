@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from expect import expect, verdict  # noqa: E402
 CLEAN = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_TIMES", "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_STEPS",
          "CAPTURE_WINDOW_VERBOSE", "CAPTURE_WINDOW_SELFCHECK", "NVTX_INJECTION64_PATH", "RANK")
 
@@ -28,14 +29,6 @@ def environ(**extra):
     env = {k: v for k, v in os.environ.items() if k not in CLEAN}
     env.update(extra)
     return env
-
-
-def expect(name, got, want):
-    if got == want:
-        print(f"PASS: {name}")
-    else:
-        failures.append(name)
-        print(f"FAIL: {name}\n  got:      {got!r}\n  expected: {want!r}")
 
 
 def plan(cw, args, **env):
@@ -969,8 +962,7 @@ def main():
         analysis_cases(sys.argv[2])
     else:
         program_cases(*sys.argv[2:6])
-    print(f"{len(failures)} failure(s)" if failures else "all passed")
-    return 1 if failures else 0
+    return verdict()
 
 
 if __name__ == "__main__":
