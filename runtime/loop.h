@@ -33,6 +33,7 @@ struct cw_window_record {
   int n_steps;
   double before_median, before_mad;
   int n_before;
+  long long aim; /* the period of the event it was aimed at; 0: steady state */
 };
 
 struct cw_loop {

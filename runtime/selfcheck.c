@@ -214,8 +214,15 @@ static void report_window(char *buf, size_t size, size_t *len, const struct cw_w
   append_steps(buf, size, len, m, d);
   append(buf, size, len, ")");
   if (n_slow > 1) append(buf, size, len, ", %d steps slow", n_slow);
-  if (slowest >= 0) append(buf, size, len, ": not steady state (eval? checkpoint?)");
-  if (faster) append(buf, size, len, ": not steady state (the steps before still warming up?)");
+  if (r->aim) /* spike's window, or a periodic one (plan's suggestion for an event) */
+    append(buf, size, len,
+           slowest >= 0 ? ": the slow step it was aimed at (every %lld steps)"
+                        : ": aimed at a slow step every %lld steps, it held none",
+           r->aim);
+  else if (slowest >= 0)
+    append(buf, size, len, ": not steady state (eval? checkpoint?)");
+  else if (faster)
+    append(buf, size, len, ": not steady state (the steps before still warming up?)");
 }
 
 /* One line for one site, over every thread that ran it. */

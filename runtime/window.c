@@ -94,6 +94,7 @@ static void open_window(struct cw_loop *loop, long long i, long long count, long
     struct cw_window_record *record = &loop->records[loop->windows_opened];
     record->first = i;
     record->last = i + count - 1;
+    record->aim = aim;
     cw_selfcheck_window(loop, record);
   }
   loop->windows_opened++;

@@ -7,9 +7,9 @@
    never shift it off the slow step. The pragma's window (1000:1) is never
    reached. */
 // cw-run: CAPTURE_WINDOW=spike:3 --auto=step:58:3:10:8
-//
 // cw-run: CAPTURE_WINDOW=spike:1 --auto=step:59:1:10:9
-//
+// cw-run: CAPTURE_WINDOW=spike:3 CAPTURE_WINDOW_SELFCHECK=1 --auto=step:58:3:10:8
+// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window \d+8-\d+0: median 1\.\d\d ms, spread \d+\.\d%: step \d+9 is \d+\.\dx slower than the 15 steps before \(median 1\.\d\d ms, spread \d+\.\d%\): the slow step it was aimed at \(every 10 steps\)
 // cw-run: CAPTURE_WINDOW=spike:3 CAPTURE_WINDOW_VERBOSE=1 --auto=step:58:3:10:8
 // cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+, main\) is active
 // cw-stderr-re: capture_window: spike: loop 'step' \(\S*spike\.c:\d+\) slow steps (\d+), (\d+), (\d+), (\d+): every 10 steps; window \d+8:3 armed, thread \d+
