@@ -106,7 +106,7 @@ def main():
     check("diff --help: its own text", (status, err, out.splitlines()[:1]),
           (0, "", ["usage: capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW"]))
     check("an unknown command", run(["prof"]),
-          (2, "", "capture-window: unknown command 'prof' (profile, check or plan; --help, --version)\n"))
+          (2, "", "capture-window: unknown command 'prof' (profile, check, plan, trigger, diff; --help, --version)\n"))
     for tool, variable, args in (("nsys", "NSYS", []), ("ncu", "NCU", ["--tool", "ncu"])):
         status, out, err = run(["profile", *args, "--", "./train"], env={variable: "/no/such/" + tool})
         check(f"profile{' ' if args else ''}{' '.join(args)} without {tool}", (status, out, err.splitlines()[-1:]),
