@@ -8,7 +8,9 @@ scripts/build.sh's llvm-N). Every list of the form `GCC A-B` or
 `Clang A-B[ and C-D...]` in docs/*.md and README.md must be exactly
 those releases (`Clang 14-19 and 21-23`): one list on every page, never a
 span that covers a release no row tests (docs/compilers.md says how such
-a release is built all the same).
+a release is built all the same). Every `Python 3.A-3.B` is the span of
+the Pythons tests/python/wheel.py installs into (VERSIONS), those the
+python suite runs on (pyenv's on Debian 12, Debian 13's and sid's).
 
 Usage: versions_test.py SOURCE_DIR
 """
@@ -17,7 +19,8 @@ import os
 import re
 import sys
 
-LIST = re.compile(r"\b(GCC|Clang) ([0-9]+-[0-9]+(?:(?:, | and )[0-9]+-[0-9]+)*)\b")
+LIST = re.compile(r"\b(GCC|Clang) ([0-9]+-[0-9]+(?:(?:, | and )[0-9]+-[0-9]+)*)\b"
+                  r"|\b(Python) (3\.[0-9]+-3\.[0-9]+)\b")
 
 
 def tested(source):
@@ -36,6 +39,14 @@ def tested(source):
     return {"GCC": gcc, "Clang": llvm}
 
 
+def tested_pythons(source):
+    """'3.10-3.15': the span of tests/python/wheel.py's VERSIONS."""
+    with open(os.path.join(source, "tests", "python", "wheel.py")) as f:
+        versions = re.search(r"^VERSIONS = \((.*?)\)", f.read(), re.M).group(1)
+    minors = sorted(int(v) for v in re.findall(r'"3\.([0-9]+)"', versions))
+    return f"3.{minors[0]}-3.{minors[-1]}"
+
+
 def runs(releases):
     """{11, 12, 13, 15} -> '11-13 and 15-15'."""
     out, ordered = [], sorted(releases)
@@ -50,14 +61,16 @@ def runs(releases):
 def main(source):
     releases = tested(source)
     exact = {name: runs(r) for name, r in releases.items()}
-    print(f"tested: GCC {exact['GCC']}, Clang {exact['Clang']}")
+    exact["Python"] = tested_pythons(source)
+    print(f"tested: GCC {exact['GCC']}, Clang {exact['Clang']}, Python {exact['Python']}")
     pages = sorted(glob.glob(os.path.join(source, "docs", "*.md"))) + [os.path.join(source, "README.md")]
     failures = checked = 0
     for page in pages:
         with open(page) as f:
             for n, line in enumerate(f, 1):
                 for m in LIST.finditer(line):
-                    name, said = m.group(1), m.group(2).replace(", ", " and ")
+                    name = m.group(1) or m.group(3)
+                    said = (m.group(2) or m.group(4)).replace(", ", " and ")
                     checked += 1
                     if said != exact[name]:
                         failures += 1

@@ -36,7 +36,9 @@ from capture_window_cli import steptimes  # noqa: E402
 STEPS = 24
 STEP_US = 20000
 PRAGMA = (10, 3)               # rank_program's window, and the zero edit's
-PYTHON = "/usr/bin/python3"    # Debian's, the one python3-torch is for
+PYTHON = "/usr/bin/python3"    # the ranks' (--python): Debian's, the one python3-torch is for
+TORCH_VERSION = ("import sys, torch.distributed.run; "
+                 "print('torch %s, Python %s' % (torch.__version__, sys.version.split()[0]))")
 RANK_VAR = {"srun": "SLURM_PROCID", "srun2": "SLURM_PROCID", "sbatch": "OMPI_COMM_WORLD_RANK",
             "mpirun": "OMPI_COMM_WORLD_RANK", "torchrun": "RANK"}
 ZERO_EDIT_LINE = next(n for n, line in enumerate(open(os.path.join(here, "rank_program.py")), 1)
@@ -68,6 +70,9 @@ CASES = {
     "torchrun.zero_edit": ("torchrun", "zero_edit", 2, {"CAPTURE_WINDOW_RANKS": "1"}, None,
                            only({1})),
     "torchrun.c": ("torchrun", "c", 2, {"CAPTURE_WINDOW": "4:2"}, None, lambda rank: (4, 2)),
+    # The zero edit in ranks that all-reduce through gloo: the python
+    # suite's python.torchrun, with the torch of each Debian (1.13, 2.14).
+    "torchrun.zero_edit_gloo": ("torchrun", "zero_edit", 2, {"CW_GLOO": "1"}, None, pragma),
     # Signal-armed windows: every rank holds in step 5 until the signal.
     "srun.scancel_usr1": ("srun", "c", 4, {"CAPTURE_WINDOW_SIGNAL": "USR1",
                                            "CAPTURE_WINDOW_ALIGN": "8"}, "scancel-usr1", at(8)),
@@ -263,13 +268,13 @@ def rank_argv(a, program, action):
     script = os.path.join(here, "rank_program.py")
     ms = str(STEP_US / 1000)
     if program == "loop":
-        return [PYTHON, script, "wrapper", str(STEPS), ms] + hold
+        return [a.python, script, "wrapper", str(STEPS), ms] + hold
     spec = "rank_program.py:%d:%d:%d" % ((ZERO_EDIT_LINE,) + PRAGMA)
-    return [PYTHON, "-m", "capture_window", "--loop", spec, script, "plain", str(STEPS),
+    return [a.python, "-m", "capture_window", "--loop", spec, script, "plain", str(STEPS),
             ms] + hold
 
 
-def launch_argv(launcher, ranks, argv, work):
+def launch_argv(launcher, ranks, argv, work, python):
     root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
     # mpirun sends SIGKILL 1 s after the SIGTERM it forwards
     # (odls_base_sigkill_timeout); on a busy machine a rank may not have run
@@ -283,10 +288,10 @@ def launch_argv(launcher, ranks, argv, work):
     if launcher == "mpirun":
         return mpirun + argv
     if launcher == "torchrun":
-        run = [PYTHON, "-m", "torch.distributed.run", "--nproc_per_node", str(ranks),
+        run = [python, "-m", "torch.distributed.run", "--nproc_per_node", str(ranks),
                "--master_addr", "127.0.0.1", "--master_port", str(cluster.free_port()),
                "--redirects", "9:0", "--tee", "9:0"]
-        return run + (argv[1:] if argv[0] == PYTHON else ["--no_python"] + argv)
+        return run + (argv[1:] if argv[0] == python else ["--no_python"] + argv)
     script = os.path.join(work, "job.sh")  # sbatch: mpirun inside, or the program itself
     with open(script, "w") as f:
         f.write("#!/bin/bash\nexec %s\n" % " ".join(
@@ -295,7 +300,7 @@ def launch_argv(launcher, ranks, argv, work):
             script]
 
 
-def missing(launcher, program):
+def missing(launcher, program, python):
     """Why the case cannot run here (a launcher is not installed), or None."""
     if launcher.startswith("s"):
         why = cluster.absent() or (launcher == "srun2" and namespaces.absent())
@@ -303,11 +308,14 @@ def missing(launcher, program):
             return why
     if launcher in ("mpirun", "sbatch") and not shutil.which("mpirun"):
         return "OpenMPI's mpirun is not installed (apt-get install openmpi-bin)"
-    if (launcher == "torchrun" or program != "c") and not os.path.exists(PYTHON):
-        return "%s is not installed" % PYTHON
-    if launcher == "torchrun" and subprocess.run([PYTHON, "-c", "import torch.distributed.run"],
-                                                 capture_output=True).returncode != 0:
-        return "torchrun is not installed (apt-get install python3-torch)"
+    if (launcher == "torchrun" or program != "c") and not os.path.exists(python):
+        return "%s is not installed" % python
+    if launcher == "torchrun":
+        said = subprocess.run([python, "-c", TORCH_VERSION], capture_output=True, text=True)
+        if said.returncode != 0:
+            return "%s cannot import torch.distributed.run (apt-get install python3-torch)" % (
+                python)
+        print(said.stdout, end="")  # what the case runs with
     return None
 
 
@@ -336,7 +344,7 @@ def run_case(a, name, slurm):
         env.update(CAPTURE_WINDOW_WATCH=os.path.join(work, "cw.watch"),
                    CW_GO_FILE=os.path.join(work, "go"))
     print("variables: %s" % " ".join("%s=%s" % kv for kv in sorted(case_vars.items())))
-    argv = launch_argv(launcher, ranks, rank_argv(a, program, action), work)
+    argv = launch_argv(launcher, ranks, rank_argv(a, program, action), work, a.python)
     if launcher.startswith("srun"):  # sbatch goes through slurm.run, which adds it
         argv = slurm.client + argv
     job = Job(argv, env, slurm, os.path.join(work, "job.out") if launcher.startswith("sbatch")
@@ -403,7 +411,9 @@ def check_step_files(work, ranks, window_of, steps):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--case", required=True, choices=sorted(CASES))
-    ap.add_argument("--program", required=True, help="rank_program, built with the GCC plugin")
+    ap.add_argument("--program", help="rank_program, built with the GCC plugin (C cases)")
+    ap.add_argument("--python", default=PYTHON,
+                    help="the ranks' Python, with torch for torchrun (default %(default)s)")
     ap.add_argument("--package", required=True, help="the folder holding capture_window")
     ap.add_argument("--runtime", required=True, help="libcapture_window.so")
     ap.add_argument("--mark", required=True, help="the Python scripts' mark library")
@@ -413,7 +423,9 @@ def main():
     ap.add_argument("--cli", required=True, help="the capture-window command")
     a = ap.parse_args()
     launcher, program = CASES[a.case][:2]
-    why = missing(launcher, program)
+    if program == "c" and not a.program:
+        ap.error("--case %s runs rank_program: give --program" % a.case)
+    why = missing(launcher, program, a.python)
     if why:
         print("skipped: " + why)
         return 77

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """wheel.py - the two pip routes of docs/python.md "Install", on every
-Python 3.10-3.13 that pyenv has, and on the one running this script (the
-default python3), each in a fresh venv, with no package index:
+Python 3.10-3.15 that pyenv or the system (/usr/bin/python3.M) has, and on
+the one running this script (the default python3), each in a fresh venv,
+with no package index:
 
 - `pip install --no-index WHEEL` (the wheel `cmake --build` wrote): the
   package loads the library the wheel put beside it, with no variable set
@@ -14,7 +15,7 @@ default python3), each in a fresh venv, with no package index:
 
 The venvs are made --without-pip and the pip each Python bundles
 (ensurepip's wheel) installs into them: the same pip a plain venv gets,
-without the seconds that installing it takes. A version pyenv lacks is
+without the seconds that installing it takes. A version neither has is
 said and not tested; only the default python3 cannot be missing.
 
 Usage: wheel.py --dist DIR --source DIR --runtime LIB   (DIR: the build's dist/)
@@ -31,7 +32,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from install import SCRIPT, WANT  # noqa: E402 (the marked loop and its verbose lines)
 
-VERSIONS = ("3.10", "3.11", "3.12", "3.13")
+VERSIONS = ("3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
 # train.py also prints the libcapture_window files the process mapped.
 MAPPED = """
 print(*sorted({l.split(None, 5)[-1].strip() for l in open("/proc/self/maps")
@@ -40,8 +41,8 @@ print(*sorted({l.split(None, 5)[-1].strip() for l in open("/proc/self/maps")
 
 
 def pythons():
-    """{"3.M": interpreter}: pyenv's newest 3.M.N of each version, the
-    running interpreter for its own."""
+    """{"3.M": interpreter}: pyenv's newest 3.M.N of each version, else
+    /usr/bin/python3.M; the running interpreter for its own."""
     root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
     found = {}
     for version in VERSIONS:
@@ -50,6 +51,8 @@ def pythons():
                  if re.fullmatch(re.escape(version) + r"\.\d+", p.split(os.sep)[-3])]
         if paths:
             found[version] = max(paths, key=lambda p: int(p.split(os.sep)[-3].split(".")[2]))
+        elif os.path.exists("/usr/bin/python" + version):
+            found[version] = "/usr/bin/python" + version
     found["%d.%d" % sys.version_info[:2]] = sys.executable
     return found
 
@@ -181,7 +184,7 @@ def main():
     found = pythons()
     for version in VERSIONS:
         if version not in found:
-            print("missing: no pyenv Python %s, not tested" % version)
+            print("missing: no Python %s (pyenv's or /usr/bin's), not tested" % version)
     for version, python in list(found.items()):
         if not pip_wheel(python):
             print("missing: Python %s (%s) has no pip to install with (Debian: python3-venv), "
