@@ -1,8 +1,13 @@
 /*
  * options.c - the run-time policy, read from the environment once.
  *
- * Every variable is one row of `options`: its name, the form shown when its
- * value is bad, and a strict parser. A bad value never stops the program: it
+ * Every variable is one row of `options`: its name, its default, a strict
+ * parser and the form shown when its value is bad; the default is a value
+ * that parser reads first (or none: the variable is unset), so that no
+ * default lives anywhere else. CAPTURE_WINDOW_VERBOSE=1 prints every
+ * setting the run ended up with, and where it came from (the environment,
+ * the default, a bad value's fallback), as its first verbose line
+ * (report_settings). A bad value never stops the program: it
  * prints one line that names the variable, quotes the value, says what is
  * wrong with it (the parser's reason, through bad()) and shows the accepted
  * form; the run then behaves as CAPTURE_WINDOW=off, unless the variable only
@@ -27,8 +32,9 @@
 #include "capture_window/windows.h"
 #include "internal.h"
 
-struct cw_config cw_config = {
-    .rank = 0, .trigger = CW_TRIGGER_CUDA | CW_TRIGGER_NVTX, .align = 1, .steps = CW_STEPS_ALL};
+/* Zero until cw_config_load: each variable's default is its row's in
+   `options`, set by that row's own parser. */
+struct cw_config cw_config;
 
 /* CAPTURE_WINDOW_RANKS as given, once valid; NULL = all ranks. */
 static char *ranks_spec;
@@ -504,31 +510,41 @@ static bool parse_watch(const char *value) {
    changes what is printed cannot make the capture wrong: it is ignored. */
 enum when_bad { CAPTURE_OFF, IGNORED };
 
+/* One variable: its name, its default, its parser and the form shown when
+   its value is bad. `preset` is the default as a value `parse` reads, run
+   through it before the environment is (so a default lives in its row, as
+   in mimalloc's table); NULL when the variable has no value by default,
+   `unset_means` then saying, where a front door decides instead, what
+   does. docs/environment.md's table shows the same defaults. */
 struct option {
   const char *name;
-  const char *accepted; /* shown when the value is bad */
+  const char *preset;
+  const char *unset_means;
+  const char *accepted;
   bool (*parse)(const char *value);
   enum when_bad when_bad;
 };
 
 static const struct option options[] = {
-    {"CAPTURE_WINDOW",
+    {"CAPTURE_WINDOW", NULL, "each loop's own window",
      "off, none, auto:COUNT, spike:COUNT[xTIMES] or START:COUNT[/EVERY[xTIMES]][,...]",
      parse_windows, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_LOOPS", "LABEL or FILE:LINE, each [@INSTANCE][,...]", parse_loops,
+    {"CAPTURE_WINDOW_LOOPS", NULL, NULL, "LABEL or FILE:LINE, each [@INSTANCE][,...]", parse_loops,
      CAPTURE_OFF},
-    {"CAPTURE_WINDOW_RANKS", "all or RANK or FIRST-LAST[,...]", parse_ranks, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_TRIGGER", "both, cuda or nvtx", parse_trigger, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_VERBOSE", "0 or 1", parse_verbose, IGNORED},
-    {"CAPTURE_WINDOW_SIGNAL", "USR1 or USR2", parse_signal, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_ALIGN", "a positive integer", parse_align, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_COUNT", "a positive integer", parse_count_setting, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_STEPS", "all, window or off", parse_steps, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_SELFCHECK", "0 or 1", parse_self_check, IGNORED},
-    {"CAPTURE_WINDOW_TIMES", "a path; %p is the pid, %r the rank, %% a %", parse_times,
+    {"CAPTURE_WINDOW_RANKS", "all", NULL, "all or RANK or FIRST-LAST[,...]", parse_ranks,
      CAPTURE_OFF},
-    {"CAPTURE_WINDOW_WATCH", "the path of a file in an existing folder, shared by the nodes",
-     parse_watch, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_TRIGGER", "both", NULL, "both, cuda or nvtx", parse_trigger, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_VERBOSE", "0", NULL, "0 or 1", parse_verbose, IGNORED},
+    {"CAPTURE_WINDOW_SIGNAL", NULL, NULL, "USR1 or USR2", parse_signal, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_ALIGN", "1", NULL, "a positive integer", parse_align, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_COUNT", NULL, "each loop's own COUNT", "a positive integer",
+     parse_count_setting, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_STEPS", "all", NULL, "all, window or off", parse_steps, CAPTURE_OFF},
+    {"CAPTURE_WINDOW_SELFCHECK", NULL, NULL, "0 or 1", parse_self_check, IGNORED},
+    {"CAPTURE_WINDOW_TIMES", NULL, NULL, "a path; %p is the pid, %r the rank, %% a %", parse_times,
+     CAPTURE_OFF},
+    {"CAPTURE_WINDOW_WATCH", NULL, NULL,
+     "the path of a file in an existing folder, shared by the nodes", parse_watch, CAPTURE_OFF},
 };
 
 #define N_OPTIONS (sizeof options / sizeof *options)
@@ -562,6 +578,61 @@ static bool reject(const char *name, const char *value, const char *accepted) {
 static void ignore(const char *name, const char *value, const char *accepted) {
   cw_log("%s='%s' is invalid: %s (expected %s); ignored: it only changes what is printed", name,
          value, reason, accepted);
+}
+
+/* ---- the settings the run ended up with --------------------------------- */
+
+/* Where each setting came from (mimalloc's init states): its row's
+   default, the environment, or the default after a bad value. */
+enum source { FROM_DEFAULT, FROM_ENVIRONMENT, FROM_BAD_VALUE };
+static enum source sources[N_OPTIONS];
+
+/* The groups of the settings line, in this order. */
+enum group { SET, PRESET, UNSET, N_GROUPS };
+
+static enum group group_of(size_t k) {
+  return sources[k] == FROM_ENVIRONMENT ? SET : options[k].preset ? PRESET : UNSET;
+}
+
+static void print_setting(FILE *out, size_t k) {
+  const struct option *o = &options[k];
+  if (sources[k] == FROM_ENVIRONMENT) {
+    fprintf(out, "%s=%s", o->name, env(o->name));
+    return;
+  }
+  if (o->preset)
+    fprintf(out, "%s=%s", o->name, o->preset);
+  else
+    fprintf(out, o->unset_means ? "%s (%s)" : "%s", o->name, o->unset_means);
+  if (sources[k] == FROM_BAD_VALUE)
+    fprintf(out, " (not '%s': invalid%s)", env(o->name),
+            o->when_bad == CAPTURE_OFF ? ", capture is off" : "");
+}
+
+/* CAPTURE_WINDOW_VERBOSE=1's first line: every variable, grouped by where
+   its value came from, each group in the table's order. One line in all,
+   so that a verbose run gains one line and each rank's settings stay
+   whole on a pipe that ranks share (cw_log). */
+static void report_settings(void) {
+  static const char *const labels[N_GROUPS] = {"from the environment", "by default", "unset"};
+  char *line = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&line, &size);
+  if (!out) return;
+  fputs("settings", out);
+  const char *between_groups = " ";
+  for (enum group g = SET; g < N_GROUPS; g++) {
+    const char *between = NULL;
+    for (size_t k = 0; k < N_OPTIONS; k++) {
+      if (group_of(k) != g) continue;
+      fprintf(out, "%s", between ? between : between_groups);
+      if (!between) fprintf(out, "%s: ", labels[g]), between_groups = "; ";
+      print_setting(out, k);
+      between = ", ";
+    }
+  }
+  if (fclose(out) == 0) cw_log("%s", line);
+  free(line);
 }
 
 /* ---- unknown CAPTURE_WINDOW_* variables --------------------------------- */
@@ -732,14 +803,18 @@ static void apply_rank_filter(void) {
 void cw_config_load(void) {
   bool valid = true;
   for (size_t k = 0; k < N_OPTIONS; k++) {
-    const char *value = env(options[k].name);
-    if (!value || options[k].parse(value)) continue;
-    if (options[k].when_bad == IGNORED)
-      ignore(options[k].name, value, options[k].accepted);
+    const struct option *o = &options[k];
+    if (o->preset) o->parse(o->preset);
+    const char *value = env(o->name);
+    sources[k] = !value ? FROM_DEFAULT : o->parse(value) ? FROM_ENVIRONMENT : FROM_BAD_VALUE;
+    if (sources[k] != FROM_BAD_VALUE) continue;
+    if (o->when_bad == IGNORED)
+      ignore(o->name, value, o->accepted);
     else
-      valid = reject(options[k].name, value, options[k].accepted);
+      valid = reject(o->name, value, o->accepted);
   }
   report_unknown_variables();
+  if (cw_config.verbose) report_settings();
   if (valid && (ranks_spec || cw_config.watch_path ||
                 (times_pattern && (times_pattern_has('r') || !times_pattern_has('p')))))
     valid = read_rank();

@@ -13,7 +13,10 @@ SCRIPT = """import capture_window
 for i in capture_window.loop(range(4), 1, 2):
     pass
 """
-WANT = [r"capture_window: loop 'step' \(.*/train\.py:2, <module>\) is active",
+# The verbose lines, the profiler's aside; first the settings line
+# (tests/tools/settings_line.py), which tests/env/env_settings.c checks in full.
+WANT = [r"capture_window: settings from the environment: .*CAPTURE_WINDOW_VERBOSE=1.*",
+        r"capture_window: loop 'step' \(.*/train\.py:2, <module>\) is active",
         r"capture_window: window opened: loop 'step' \(.*/train\.py:2\) iteration 1, "
         r"window 1:2, thread [0-9]+",
         r"capture_window: window closed: loop 'step' \(.*/train\.py:2\) held iterations 1-2, "

@@ -56,6 +56,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "tools"))
 sys.path.insert(0, os.path.join(ROOT, "cli"))
 import check_trace  # noqa: E402
 import run_program_test  # noqa: E402
+import settings_line  # noqa: E402
 from capture_window_cli.steptimes import read_times  # noqa: E402
 
 WINDOW = {"step": [(14, 5)]}
@@ -108,8 +109,10 @@ class Runs:
 
     def stderr_lines(self, text, wanted):
         """The runtime's lines (those of the prefix) are exactly WANTED
-        (regexes, in order)."""
-        lines = [l for l in text.splitlines() if l.startswith(LOG)]
+        (regexes, in order), the settings line of these verbose runs aside."""
+        lines = settings_line.without([l for l in text.splitlines() if l.startswith(LOG)], True)
+        if isinstance(lines, str):
+            raise Failure(lines)
         if len(lines) != len(wanted) or not all(
                 re.fullmatch(w, l) for w, l in zip(wanted, lines)):
             raise Failure("stderr:\n  expected:\n    %s\n  actual:\n    %s" % (
@@ -336,6 +339,9 @@ def case_pipe(r):
     expect("exit statuses", [p.wait(timeout=60) for p in runs], [0] * PROCESSES)
     lines = b"".join(chunks).decode().split("\n")
     expect("the text's end", lines.pop(), "")
+    shown, lines = settings_line.split(lines)
+    expect("the settings lines, one per process, whole", (len(shown), len(set(shown))),
+           (PROCESSES, 1))
     active = [l for l in lines if l.endswith(" is active") and l.startswith(LOG)]
     if not active:
         raise Failure("no line says the loop is active: %r" % lines[:3])

@@ -24,6 +24,9 @@ run it and what each run must emit (notation: see check_trace.py):
     //                                       stderr (all lines, in order;
     //                                       none given: stderr is empty)
     // cw-stderr-re: REGEX                   the same, matched as a regex
+    //                                       (a verbose run's settings line
+    //                                       is compared only where a line
+    //                                       names it: settings_line.py)
     //
     // cw-windows: LABEL=S:C[,S:C] ...       (file) windows of each label
     //                                       when not readable from the
@@ -80,6 +83,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_trace  # noqa: E402
+import settings_line  # noqa: E402
 
 CW_VARS = ("CAPTURE_WINDOW", "CAPTURE_WINDOW_SELFCHECK", "CAPTURE_WINDOW_TIMES",
            "CAPTURE_WINDOW_LOOPS", "CAPTURE_WINDOW_RANKS",
@@ -423,6 +427,11 @@ class Driver:
     def check_stderr(self, where, run, stderr):
         lines = stderr.splitlines()
         want = run.stderr
+        if not any(t.startswith(settings_line.PREFIX) for _, t in want):
+            lines = settings_line.without(lines, run.env.get("CAPTURE_WINDOW_VERBOSE") == "1")
+            if isinstance(lines, str):
+                self.fail("%s: %s" % (where, lines))
+                return
         ok = len(lines) == len(want) and all(
             (re.fullmatch(t, l) if rx else t == l) for (rx, t), l in zip(want, lines))
         if not ok:

@@ -13,6 +13,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import settings_line  # noqa: E402
+
 SCRIPT = """print("the script ran")
 for i in range(3):
     pass
@@ -169,7 +172,8 @@ def check_module(d, env):
         failures += same("-m %s: plain status, stdout" % module, plain[:2],
                          (3, "__main__ ['a', '-b'] True %s\n" % d))
         failures += same("-m %s: verbose" % module,
-                         [THREAD_RE.sub("thread N", l) for l in marked[2].splitlines()
+                         [THREAD_RE.sub("thread N", l)
+                          for l in settings_line.without(marked[2].splitlines(), True)
                           if "CUDA" not in l],
                          ["capture_window: loop 'step' (%s.py:3, <module>) is active" % path,
                           "capture_window: window opened: loop 'step' (%s.py:3) iteration 1, "
