@@ -64,7 +64,8 @@ def check_spike(g, opts, exe):
     status, stdout, stderr = cli_run(opts, ["profile", "-o", name, "--", exe, STEPS, "judge",
                                             str(EVERY), str(CHECKPOINT)],
                                      {"CAPTURE_WINDOW": "spike:3", "CAPTURE_WINDOW_VERBOSE": "1"})
-    g.note("judge: spike:3: " + "; ".join(l for l in stderr.splitlines() if "spike:" in l))
+    g.note("judge: spike:3: " + "; ".join(l for l in stderr.splitlines() if "spike:" in l
+                                          and not l.startswith("capture_window: settings ")))
     got = verdicts(stdout)
     g.note(f"judge: spike:3 verdict: {got}")
     # Evaluations at 20, 40, 60, 80 predict 100, the run's last step (it
