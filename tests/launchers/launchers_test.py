@@ -288,7 +288,8 @@ def launch_argv(launcher, ranks, argv, work, python):
     if launcher == "mpirun":
         return mpirun + argv
     if launcher == "torchrun":
-        run = [python, "-m", "torch.distributed.run", "--nproc_per_node", str(ranks),
+        # torchrun.py: torch.distributed.run, on a torch without libuv too
+        run = [python, os.path.join(here, "torchrun.py"), "--nproc_per_node", str(ranks),
                "--master_addr", "127.0.0.1", "--master_port", str(cluster.free_port()),
                "--redirects", "9:0", "--tee", "9:0"]
         return run + (argv[1:] if argv[0] == python else ["--no_python"] + argv)
@@ -327,6 +328,7 @@ def environment(a, case_vars, launcher, records, slurm):
                NVTX_INJECTION64_PATH=a.recorder, CW_MARK_LIBRARY=a.mark,
                CAPTURE_WINDOW_LIBRARY=a.runtime, PYTHONPATH=a.package,
                PYTHONDONTWRITEBYTECODE="1", GLOO_SOCKET_IFNAME="lo",
+               USE_LIBUV="0",  # Debian's torch 2.x has no libuv (no_libuv.py)
                LD_LIBRARY_PATH=a.fakecuda_dir + ":" + os.environ.get("LD_LIBRARY_PATH", ""),
                **case_vars)
     return env

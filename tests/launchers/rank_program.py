@@ -13,7 +13,8 @@ with HOLD stays there until a signal ends it, or until its own SIGUSR1
 handler ran, or (CW_GO_FILE=PATH) until PATH exists. With CW_OWN_USR1=1 it installs that handler before the loop,
 as Lightning's SLURM requeue does, and says at the end how often it ran.
 With CW_GLOO=1 (torchrun) the ranks join a gloo process group and sum
-their step counts, as training ranks sum their gradients. At the end:
+their step counts, as training ranks sum their gradients (no_libuv.py
+lets them do it with a torch built without libuv). At the end:
 "done STEPS steps, TOTAL in the job".
 """
 import ctypes
@@ -55,6 +56,9 @@ def main():
     if os.environ.get("CW_GLOO") == "1":
         import torch
         import torch.distributed as dist
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import no_libuv
+        no_libuv.apply()  # Debian's torch 2.x, built without libuv
         dist.init_process_group("gloo")
         t = torch.tensor([steps])
         dist.all_reduce(t)
