@@ -3,6 +3,8 @@
  *
  * The runtime's files, one job each:
  *   options.c    the environment variables: one table, strict parsing
+ *   unknown_variables.c  CAPTURE_WINDOW_* variables of no row (typos)
+ *   log.c        cw_log: every line the runtime prints, one write(2) each
  *   window.c     the ABI entry points and the per-thread window state machine
  *   schedule.c   when windows open: listed, periodic, automatic, signal-armed
  *   selfcheck.c  step times inside and outside windows; the report at exit
@@ -87,9 +89,17 @@ struct cw_config {
 
 extern struct cw_config cw_config;
 
-/* options.c */
+/* options.c; cw_option_name(k): the K-th variable name the family reads
+   (the table's rows, then those read elsewhere), NULL past the last */
 void cw_config_load(void);
 bool cw_loop_selected(const struct cw_site_v2 *site);
+const char *cw_option_name(size_t k);
+
+/* unknown_variables.c: one line per variable that looks meant for the
+   runtime but is none of cw_option_name's */
+void cw_report_unknown_variables(void);
+
+/* log.c */
 void cw_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* schedule.c (the plans of loops are in loop.h) */

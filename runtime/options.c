@@ -14,10 +14,10 @@
  * changes what is printed (_VERBOSE, _SELFCHECK): that value is ignored and
  * capture stays on. An empty value counts as unset, so
  * `CAPTURE_WINDOW= ./train` restores the default. A CAPTURE_WINDOW_*
- * variable of no row (a typo) gets one line naming the closest row.
+ * variable of no row (a typo) gets one line naming the closest row
+ * (unknown_variables.c).
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -38,50 +38,6 @@ struct cw_config cw_config;
 
 /* CAPTURE_WINDOW_RANKS as given, once valid; NULL = all ranks. */
 static char *ranks_spec;
-
-/* One write(2) of the whole line, prefix and newline included, however
-   long (a heap buffer past the stack's): ranks and threads that share one
-   pipe or terminal (mpirun --tag-output, torchrun, srun) then never see a
-   line cut by another's. A pipe takes writes of up to PIPE_BUF (4096)
-   bytes whole; a longer line is still one write, which the kernel splits
-   only while the pipe is full. Retried after EINTR and partial writes;
-   errno is kept (a signal's teardown logs too: teardown.c). */
-void cw_log(const char *fmt, ...) {
-  int saved_errno = errno;
-  char small[2048];
-  enum { PREFIX = sizeof CW_PREFIX - 1 };
-  memcpy(small, CW_PREFIX, PREFIX);
-  va_list ap, again;
-  va_start(ap, fmt);
-  va_copy(again, ap);
-  int n = vsnprintf(small + PREFIX, sizeof small - PREFIX, fmt, ap);
-  va_end(ap);
-  char *line = small;
-  if (n >= 0 && (size_t)n + PREFIX + 1 >= sizeof small) {
-    char *big = malloc((size_t)n + PREFIX + 2);
-    if (big) {
-      memcpy(big, CW_PREFIX, PREFIX);
-      vsnprintf(big + PREFIX, (size_t)n + 1, fmt, again);
-      line = big;
-    } else {
-      n = (int)(sizeof small - PREFIX - 2); /* no memory: the line is cut */
-    }
-  }
-  va_end(again);
-  if (n >= 0) {
-    size_t len = PREFIX + (size_t)n;
-    line[len++] = '\n';
-    for (size_t done = 0; done < len;) {
-      ssize_t w = write(STDERR_FILENO, line + done, len - done);
-      if (w > 0)
-        done += (size_t)w;
-      else if (w == 0 || errno != EINTR)
-        break;
-    }
-  }
-  if (line != small) free(line);
-  errno = saved_errno;
-}
 
 /* ---- small strict parsers -------------------------------------------- */
 
@@ -553,6 +509,12 @@ static const struct option options[] = {
 static const char *const read_elsewhere[] = {"CAPTURE_WINDOW_LIBRARY"};
 #define N_ELSEWHERE (sizeof read_elsewhere / sizeof *read_elsewhere)
 
+const char *cw_option_name(size_t k) {
+  return k < N_OPTIONS                 ? options[k].name
+         : k < N_OPTIONS + N_ELSEWHERE ? read_elsewhere[k - N_OPTIONS]
+                                       : NULL;
+}
+
 /* The launchers' rank variables, first set wins (contract section 4). */
 static const char *const rank_variables[] = {
     "RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
@@ -635,127 +597,6 @@ static void report_settings(void) {
   free(line);
 }
 
-/* ---- unknown CAPTURE_WINDOW_* variables --------------------------------- */
-
-#define NAME_MAX_COMPARED 64
-#define FAMILY_LEN (sizeof "CAPTURE_WINDOW_" - 1)
-#define NEAR_MISS 2 /* edits that make a name outside the family a near miss */
-
-/* The optimal string alignment distance of a[0, n) and b (insertions,
-   deletions, substitutions and swaps of two neighbours, each 1); both are
-   cut at NAME_MAX_COMPARED letters. */
-static int edit_distance(const char *a, size_t n, const char *b) {
-  size_t m = strlen(b);
-  if (n > NAME_MAX_COMPARED) n = NAME_MAX_COMPARED;
-  if (m > NAME_MAX_COMPARED) m = NAME_MAX_COMPARED;
-  int rows[3][NAME_MAX_COMPARED + 1]; /* rows i-2, i-1 and i, in turn */
-  for (size_t j = 0; j <= m; j++) rows[0][j] = (int)j;
-  for (size_t i = 1; i <= n; i++) {
-    int *row = rows[i % 3], *up = rows[(i - 1) % 3], *up2 = rows[(i + 1) % 3];
-    row[0] = (int)i;
-    for (size_t j = 1; j <= m; j++) {
-      int best = up[j - 1] + (a[i - 1] != b[j - 1]);
-      if (up[j] + 1 < best) best = up[j] + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && up2[j - 2] + 1 < best)
-        best = up2[j - 2] + 1;
-      row[j] = best;
-    }
-  }
-  return rows[n % 3][m];
-}
-
-/* The length of the longest run of letters a[0, n) and b share: breaks a
-   tie of distances (CAPTURE_WINDOW_STEPTIMES is 4 from _STEPS and from
-   _TIMES, and holds all of TIMES). Called on the names' ends after
-   CAPTURE_WINDOW_, which they share. */
-static size_t longest_shared_run(const char *a, size_t n, const char *b) {
-  size_t best = 0, m = strlen(b);
-  for (size_t i = 0; i < n; i++)
-    for (size_t j = 0; j < m; j++) {
-      size_t k = 0;
-      while (i + k < n && j + k < m && a[i + k] == b[j + k]) k++;
-      if (k > best) best = k;
-    }
-  return best;
-}
-
-static const char *known_name(size_t k) {
-  return k < N_OPTIONS ? options[k].name : read_elsewhere[k - N_OPTIONS];
-}
-
-static bool is_known(const char *name, size_t len) {
-  for (size_t k = 0; k < N_OPTIONS + N_ELSEWHERE; k++)
-    if (strlen(known_name(k)) == len && memcmp(known_name(k), name, len) == 0) return true;
-  return false;
-}
-
-static const char *closest_known(const char *name, size_t len) {
-  const char *best = NULL;
-  int best_distance = 0;
-  size_t best_run = 0;
-  for (size_t k = 0; k < N_OPTIONS + N_ELSEWHERE; k++) {
-    const char *known = known_name(k);
-    int distance = edit_distance(name, len, known);
-    size_t skip = strlen(known) < FAMILY_LEN ? strlen(known) : FAMILY_LEN; /* CAPTURE_WINDOW */
-    size_t from = len < FAMILY_LEN ? len : FAMILY_LEN; /* CAPTURE_WINDOWS is shorter */
-    size_t run = longest_shared_run(name + from, len - from, known + skip);
-    if (!best || distance < best_distance || (distance == best_distance && run > best_run))
-      best = known, best_distance = distance, best_run = run;
-  }
-  return best;
-}
-
-/* The name of ENTRY ("NAME=VALUE") if it is a CAPTURE_WINDOW_* variable
-   set (not empty) that no part of capture_window reads; its length in *LEN. */
-/* Whether NAME is one or two edits from a known name: CAPTURE_WINDOWS,
-   CAPTUREWINDOW_TIMES, near misses outside the family's prefix. */
-static bool near_known(const char *name, size_t len) {
-  for (size_t k = 0; k < N_OPTIONS + N_ELSEWHERE; k++)
-    if (edit_distance(name, len, known_name(k)) <= NEAR_MISS) return true;
-  return false;
-}
-
-/* The name of an environment entry that looks meant for the runtime but
-   is no variable of it: CAPTURE_WINDOW_* of no row, or a near miss. */
-static const char *unknown_variable(const char *entry, size_t *len) {
-  const char *eq = strchr(entry, '=');
-  if (!eq || !eq[1]) return NULL;
-  *len = (size_t)(eq - entry);
-  if (is_known(entry, *len)) return NULL;
-  if (strncmp(entry, "CAPTURE_WINDOW_", FAMILY_LEN) == 0) return entry;
-  return near_known(entry, *len) ? entry : NULL;
-}
-
-/* Whether name A (length LA) sorts before B (length LB). */
-static bool name_before(const char *a, size_t la, const char *b, size_t lb) {
-  int c = strncmp(a, b, la < lb ? la : lb);
-  return c < 0 || (c == 0 && la < lb);
-}
-
-/* One line for each unknown CAPTURE_WINDOW_* variable or near miss of a
-   known name (CAPTURE_WINDOWS), in the order of
-   their names (the environment's own order differs between systems): a
-   typo would otherwise be ignored in silence. */
-static void report_unknown_variables(void) {
-  const char *last = NULL;
-  size_t last_len = 0;
-  for (;;) {
-    const char *next = NULL;
-    size_t next_len = 0, len;
-    for (char **e = environ; e && *e; e++) {
-      const char *name = unknown_variable(*e, &len);
-      if (name && (!last || name_before(last, last_len, name, len)) &&
-          (!next || name_before(name, len, next, next_len)))
-        next = name, next_len = len;
-    }
-    if (!next) return;
-    cw_log("%.*s is not a capture_window variable (ignored); did you mean %s?", (int)next_len, next,
-           closest_known(next, next_len));
-    last = next, last_len = next_len;
-  }
-}
-
 /* The first rank variable set, or rank 0; false (capture off) if bad. */
 static bool read_rank(void) {
   for (size_t k = 0; k < sizeof rank_variables / sizeof *rank_variables; k++) {
@@ -813,7 +654,7 @@ void cw_config_load(void) {
     else
       valid = reject(o->name, value, o->accepted);
   }
-  report_unknown_variables();
+  cw_report_unknown_variables();
   if (cw_config.verbose) report_settings();
   if (valid && (ranks_spec || cw_config.watch_path ||
                 (times_pattern && (times_pattern_has('r') || !times_pattern_has('p')))))
