@@ -23,8 +23,9 @@
  * Calls point one way: window.c decides nothing about when, it asks
  * schedule.c (which returns its decision) and acts on the answer through
  * nvtx.c and profiler.c, and feeds selfcheck.c and times.c; schedule.c,
- * selfcheck.c and times.c call only options.c, clock.c, stats.c and
- * site.c, which call nothing.
+ * selfcheck.c and times.c call only options.c, log.c, clock.c, stats.c
+ * and site.c, which call nothing but log.c (and options.c
+ * unknown_variables.c).
  */
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H

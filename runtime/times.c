@@ -20,8 +20,8 @@
  * the process (teardown.c). A run killed by SIGKILL loses only what its
  * buffers held. O_APPEND keeps the writes of several threads whole. A
  * path that cannot be opened, or a failed write, is reported once and the
- * run goes on without step times. Calls only options.c, clock.c and
- * teardown.c's locks.
+ * run goes on without step times. Calls only options.c, log.c, clock.c
+ * and teardown.c's locks.
  *
  * The file is this process's alone: opened without O_TRUNC, locked
  * (flock, held for the process's life; NFS clients emulate it with a
