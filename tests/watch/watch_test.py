@@ -153,12 +153,11 @@ def request_of(proc):
 
 
 def expectation(window):
+    """A rank's record: its window (check_trace's notation), or with none
+    every step's range and no window."""
     if window is None:
         return "step#0..%d(.)" % (STEPS - 1)
-    start, count = window
-    before = "step#0..%d(.) " % (start - 1) if start > 0 else ""
-    return "%sS step[ step#%d..%d(.) ] E step#%d..%d(.)" % (
-        before, start, start + count - 1, start + count, STEPS - 1)
+    return check_trace.one_window(STEPS, window)
 
 
 def check_ranks(job, windows, outs, door="c"):
