@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The compiler matrix (docs/compilers.md): the suites whose outcome depends
-# on the compiler (the program suites loops, zero_edit, env, policies and clang, with
+# on the compiler (the program suites loops, zero_edit, env and clang, with
 # their CUDA programs, and diagnostics) once for each pair of a GCC and an
 # LLVM, each in its own build, build-compilers/NAME. scripts/test.sh covers
 # GCC 12 + Clang 14. Sets up what is missing: Debian 12's packages for
@@ -30,7 +30,7 @@ matrix=(
   "gcc12-llvm16    debian  12   16    gcc+clang       -"
   "llvm19          debian  12   19    clang+rewriter  rewrite"
   "aarch64-gcc12   cross   12   -     gcc             -"
-  "gcc13-llvm17    trixie  13   17    gcc+clang       python"
+  "gcc13-llvm17    trixie  13   17    gcc+clang       -"
   "gcc14-llvm18    trixie  14   18    gcc+clang       -"
   "gcc15-llvm21    sid     15   21    gcc+clang       python"
   "gcc16-llvm22    sid     16   22    gcc+clang       -"
@@ -47,7 +47,10 @@ sid_packages=(g++-15 gcc-15-plugin-dev g++-16 gcc-16-plugin-dev
               clang-21 libclang-21-dev llvm-21-dev clang-22 libclang-22-dev llvm-22-dev
               clang-23 libclang-23-dev llvm-23-dev cmake ninja-build python3 pkg-config
               python3-venv python3.15 python3.15-venv python3-torch)
-suites="recorder;loops;zero_edit;diagnostics;env;policies;clang"
+# policies, the runtime's schedules (auto, spike, periodic, the self-check),
+# time sleeps rather than compiled code: scripts/test.sh runs them, and the
+# aarch64 row for another ABI; here they would add a minute a row.
+suites="recorder;loops;zero_edit;diagnostics;env;clang"
 out=build-compilers
 trixie=${CW_TRIXIE_ROOT:-/var/cache/capture-window/trixie}
 sid=${CW_SID_ROOT:-/var/cache/capture-window/sid}
