@@ -59,6 +59,8 @@ from array import array
 from dataclasses import dataclass
 from itertools import chain
 
+from .rule import median
+
 LEVEL = 0.95         # the interval's confidence
 ROUNDS = 500         # bootstrap resamples per run
 SEED = 42            # the same files give the same interval
@@ -84,12 +86,6 @@ class Change:
     verdict: str
     steps: tuple
     block: tuple
-
-
-def median_of(values):
-    s = sorted(values)
-    n = len(s)
-    return (s[(n - 1) // 2] + s[n // 2]) / 2 if n else 0.0
 
 
 def lag1_rank_correlation(series):
@@ -151,7 +147,7 @@ def resampled_medians(series, block, rounds, rng):
                 first = list(draws(rng, k, starts))
                 resample += chain.from_iterable(map(s.__getitem__, map(slice, first,
                                                                        map(b.__add__, first))))
-        out.append(median_of(resample))
+        out.append(median(resample))
     return out
 
 
@@ -173,7 +169,7 @@ def compare(base, new, min_change=MIN_CHANGE):
         return None
     rng = random.Random(SEED)
     all_b, all_n = [v for s in base for v in s], [v for s in new for v in s]
-    bm, nm = median_of(all_b), median_of(all_n)
+    bm, nm = median(all_b), median(all_n)
     change = nm / bm - 1 if bm else 0.0
     if min(len(all_b), len(all_n)) < FEW:   # a window of 3 steps: every pair's ratio
         blocks = (0, 0)

@@ -31,7 +31,8 @@ import collections
 import re
 from dataclasses import dataclass, field
 
-from .change import MIN_CHANGE, Change, compare, median_of
+from .change import MIN_CHANGE, Change, compare
+from .rule import median
 from .samekernels import instances, pattern, same_kernels
 
 FOLD = re.compile(r"[0-9]+")
@@ -96,7 +97,7 @@ def compare_names(base, new, of, short, same):
             if name in per:
                 setattr(d, f"{side}_count", sum(map(len, per[name])) / len(steps))
                 setattr(d, f"{side}_step_ns", sum(map(sum, per[name])) / len(steps))
-                setattr(d, f"{side}_ns", median_of([ns for step in per[name] for ns in step]))
+                setattr(d, f"{side}_ns", median([ns for step in per[name] for ns in step]))
         if name in b and name in n:
             d.change = compare(b[name], n[name], MIN_CHANGE)
             d.flagged = same and d.change.verdict == "slower"   # samekernels' rule

@@ -23,7 +23,8 @@ every pair's ratio, and kernels differ by a few percent from step to step.
 """
 import collections
 
-from .change import compare, median_of
+from .change import compare
+from .rule import median
 
 STEP_MIN_CHANGE = 0.2   # check: a kernel 20 % slower than in the thread's other steps
 STEP_MIN_SHARE = 0.05   # ... whose extra time is 5 % of a step's GPU time: a small kernel's
@@ -60,8 +61,8 @@ def slower_kernels(steps, others, min_change):
         return []
     mine, theirs = instances(steps, kernel_ns), instances(others, kernel_ns)
     # `slower` needs a change of min_change or more: only those are resampled
-    worth = [name for name in sorted(mine) if median_of([t for s in mine[name] for t in s]) >=
-             (1 + min_change) * median_of([t for s in theirs[name] for t in s])]
+    worth = [name for name in sorted(mine) if median([t for s in mine[name] for t in s]) >=
+             (1 + min_change) * median([t for s in theirs[name] for t in s])]
     found = [(name, compare(theirs[name], mine[name], min_change)) for name in worth]
     found = [(name, c) for name, c in found if c and c.verdict == "slower"]
     return sorted(found, key=lambda nc: (-nc[1].change, nc[0]))
@@ -71,8 +72,8 @@ def matters(step, others, name):
     """Whether NAME's extra time in STEP, over its time in the typical
     other step, is at least STEP_MIN_SHARE of that step's GPU time."""
     mine = sum(ns for n, ns in step.kernel_ns if n == name)
-    theirs = median_of([sum(ns for n, ns in o.kernel_ns if n == name) for o in others])
-    total = median_of([sum(ns for _, ns in o.kernel_ns) for o in others])
+    theirs = median([sum(ns for n, ns in o.kernel_ns if n == name) for o in others])
+    total = median([sum(ns for _, ns in o.kernel_ns) for o in others])
     return mine - theirs >= STEP_MIN_SHARE * total
 
 

@@ -19,6 +19,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from .common import ME, spans, and_list
+from .rule import median
 from .trace import NVTX_PUSH_POP_RANGE, pid_sql
 
 TOLERANCE_NS = 100_000
@@ -146,9 +147,8 @@ def nccl_waits(ranks, label):
     kind = kinds.pop() if len(kinds) == 1 else "collective"
     judged = []
     for i in steps:
-        hosts = sorted(host[i] for _, (host, _, _) in read)
-        judged.append(judge_step(i, {rank: nccl[i] for rank, (_, nccl, _) in read},
-                                 hosts[len(hosts) // 2]))
+        step_ns = round(median([host[i] for _, (host, _, _) in read]))
+        judged.append(judge_step(i, {rank: nccl[i] for rank, (_, nccl, _) in read}, step_ns))
     return NcclWaits(kind, judged)
 
 
