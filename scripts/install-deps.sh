@@ -6,10 +6,11 @@ set -euo pipefail
 # gdb: tests/hostile (backtrace); openmpi-bin, libopenmpi-dev: tests/ranks;
 # clang-format-14: tests/style (the version whose output .clang-format pins);
 # slurmctld slurmd slurm-client munge python3-torch: tests/launchers (Slurm
-# and torchrun; the suite starts its own daemons, never the packages' services).
+# and torchrun; the suite starts its own daemons, never the packages' services);
+# iproute2: its nodes.* cases give each slurmd a network namespace (ip).
 packages=(gcc-12-plugin-dev libclang-14-dev clang-14 libclang-rt-14-dev cmake ninja-build
           pkg-config python3 gdb openmpi-bin libopenmpi-dev clang-format-14
-          slurmctld slurmd slurm-client munge python3-torch)
+          slurmctld slurmd slurm-client munge python3-torch iproute2)
 [ $# -gt 0 ] && packages=("$@")
 missing=()
 for p in "${packages[@]}"; do
