@@ -58,6 +58,13 @@ def synopsis():
     return manual.__doc__.strip().split("\n\n")[1] + "\n"
 
 
+def manual_usage():
+    """docs/cli.md's usage block, indented as the synopsis is."""
+    with open(os.path.join(os.path.dirname(os.path.dirname(CW)), "docs", "cli.md")) as f:
+        block = f.read().split("```usage\n", 1)[1].split("```", 1)[0]
+    return "".join("  " + line + "\n" for line in block.splitlines())
+
+
 def closed_pipe(args):
     """ARGS with stdout a pipe whose reader has gone before the first write."""
     r, w = os.pipe()
@@ -85,6 +92,7 @@ def main():
         ["  capture-window trigger PATH (--at STEP | --align N) [--count C] [--label L] [--wait SECONDS]",
          "  capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW",
          "  capture-window --version"]))
+    check("docs/cli.md's usage block is --help's synopsis", manual_usage(), synopsis())
     # A verb's missing or bad arguments: what is wrong, then that verb's
     # synopsis lines only (the manual's), never every verb's.
     mine = {v: [l for l in lines if l.startswith(f"  capture-window {v} ")
