@@ -496,7 +496,7 @@ static const struct option options[] = {
     {"CAPTURE_WINDOW_COUNT", NULL, "each loop's own COUNT", "a positive integer",
      parse_count_setting, CAPTURE_OFF},
     {"CAPTURE_WINDOW_STEPS", "all", NULL, "all, window or off", parse_steps, CAPTURE_OFF},
-    {"CAPTURE_WINDOW_SELFCHECK", NULL, NULL, "0 or 1", parse_self_check, IGNORED},
+    {"CAPTURE_WINDOW_SELFCHECK", NULL, "on when verbose or under an NVTX tool", "0 or 1", parse_self_check, IGNORED},
     {"CAPTURE_WINDOW_TIMES", NULL, NULL, "a path; %p is the pid, %r the rank, %% a %", parse_times,
      CAPTURE_OFF},
     {"CAPTURE_WINDOW_WATCH", NULL, NULL,

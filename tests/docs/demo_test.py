@@ -35,7 +35,7 @@ samples/train_cpu.c:31:9: note: capture_window: for loop at samples/train_cpu.c:
       |         ^~~~~~~~~~~~~~
 
 == CAPTURE_WINDOW_VERBOSE=1 ./train_cpu
-capture_window: settings from the environment: CAPTURE_WINDOW_VERBOSE=1; by default: CAPTURE_WINDOW_RANKS=all, CAPTURE_WINDOW_TRIGGER=both, CAPTURE_WINDOW_ALIGN=1, CAPTURE_WINDOW_STEPS=all; unset: CAPTURE_WINDOW (each loop's own window), CAPTURE_WINDOW_LOOPS, CAPTURE_WINDOW_SIGNAL, CAPTURE_WINDOW_COUNT (each loop's own COUNT), CAPTURE_WINDOW_SELFCHECK, CAPTURE_WINDOW_TIMES, CAPTURE_WINDOW_WATCH
+capture_window: settings from the environment: CAPTURE_WINDOW_VERBOSE=1; by default: CAPTURE_WINDOW_RANKS=all, CAPTURE_WINDOW_TRIGGER=both, CAPTURE_WINDOW_ALIGN=1, CAPTURE_WINDOW_STEPS=all; unset: CAPTURE_WINDOW (each loop's own window), CAPTURE_WINDOW_LOOPS, CAPTURE_WINDOW_SIGNAL, CAPTURE_WINDOW_COUNT (each loop's own COUNT), CAPTURE_WINDOW_SELFCHECK (on when verbose or under an NVTX tool), CAPTURE_WINDOW_TIMES, CAPTURE_WINDOW_WATCH
 capture_window: loop 'step' (samples/train_cpu.c:31, main) is active
 capture_window: no CUDA driver (libcuda.so.1 with cuProfilerStart): profiler calls skipped
 capture_window: window opened: loop 'step' (samples/train_cpu.c:31) iteration 30, window 30:3, thread ...

@@ -12,7 +12,7 @@
 // cw-run: CAPTURE_WINDOW_VERBOSE=1 CAPTURE_WINDOW_STEPS=all CAPTURE_WINDOW_SELFCHECK=
 // cw-expect: step#0..1(.) S step[ step#2..3(.) ] E step#4..5(.)
 // cw-expect: eval#0(.) S eval[ eval#1(.) ] E eval#2..3(.)
-// cw-stderr: capture_window: settings from the environment: CAPTURE_WINDOW_VERBOSE=1, CAPTURE_WINDOW_STEPS=all; by default: CAPTURE_WINDOW_RANKS=all, CAPTURE_WINDOW_TRIGGER=both, CAPTURE_WINDOW_ALIGN=1; unset: CAPTURE_WINDOW (each loop's own window), CAPTURE_WINDOW_LOOPS, CAPTURE_WINDOW_SIGNAL, CAPTURE_WINDOW_COUNT (each loop's own COUNT), CAPTURE_WINDOW_SELFCHECK, CAPTURE_WINDOW_TIMES, CAPTURE_WINDOW_WATCH
+// cw-stderr: capture_window: settings from the environment: CAPTURE_WINDOW_VERBOSE=1, CAPTURE_WINDOW_STEPS=all; by default: CAPTURE_WINDOW_RANKS=all, CAPTURE_WINDOW_TRIGGER=both, CAPTURE_WINDOW_ALIGN=1; unset: CAPTURE_WINDOW (each loop's own window), CAPTURE_WINDOW_LOOPS, CAPTURE_WINDOW_SIGNAL, CAPTURE_WINDOW_COUNT (each loop's own COUNT), CAPTURE_WINDOW_SELFCHECK (on when verbose or under an NVTX tool), CAPTURE_WINDOW_TIMES, CAPTURE_WINDOW_WATCH
 // cw-stderr-re: capture_window: loop 'step' \(\S*env_program\.h:10, main\) is active
 // cw-stderr-re: capture_window: profiler started \(cuProfilerStart: 0\)
 // cw-stderr-re: capture_window: window opened: loop 'step' \(\S*env_program\.h:10\) iteration 2, window 2:2, thread [0-9]+
@@ -39,5 +39,5 @@
 // cw-expect: .step@0..5 .eval@0..3
 // cw-stderr: capture_window: CAPTURE_WINDOW_ALIGN='0' is invalid: it must be a decimal number from 1 to 2^62 (expected a positive integer); capture is off for this run
 // cw-stderr: capture_window: CAPTURE_WINDOW_SELFCHECK='yes' is invalid: no such choice (expected 0 or 1); ignored: it only changes what is printed
-// cw-stderr: capture_window: settings from the environment: CAPTURE_WINDOW_VERBOSE=1; by default: CAPTURE_WINDOW_RANKS=all, CAPTURE_WINDOW_TRIGGER=both, CAPTURE_WINDOW_ALIGN=1 (not '0': invalid, capture is off), CAPTURE_WINDOW_STEPS=all; unset: CAPTURE_WINDOW (each loop's own window), CAPTURE_WINDOW_LOOPS, CAPTURE_WINDOW_SIGNAL, CAPTURE_WINDOW_COUNT (each loop's own COUNT), CAPTURE_WINDOW_SELFCHECK (not 'yes': invalid), CAPTURE_WINDOW_TIMES, CAPTURE_WINDOW_WATCH
+// cw-stderr: capture_window: settings from the environment: CAPTURE_WINDOW_VERBOSE=1; by default: CAPTURE_WINDOW_RANKS=all, CAPTURE_WINDOW_TRIGGER=both, CAPTURE_WINDOW_ALIGN=1 (not '0': invalid, capture is off), CAPTURE_WINDOW_STEPS=all; unset: CAPTURE_WINDOW (each loop's own window), CAPTURE_WINDOW_LOOPS, CAPTURE_WINDOW_SIGNAL, CAPTURE_WINDOW_COUNT (each loop's own COUNT), CAPTURE_WINDOW_SELFCHECK (on when verbose or under an NVTX tool) (not 'yes': invalid), CAPTURE_WINDOW_TIMES, CAPTURE_WINDOW_WATCH
 #include "env_program.h"
