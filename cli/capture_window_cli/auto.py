@@ -7,12 +7,11 @@ checked against the window it was meant to hold, and one table says what
 each holds."""
 import glob
 import os
-import re
 import sys
 import tempfile
 
 from . import plan, runtime
-from .common import ME, BadArguments, Usage, option_value, program_name
+from .common import ME, BadArguments, Usage, option_number, option_value, program_name
 from .nsys import no_report, nsys_ended, run_nsys
 from .check import check
 from .steps import host_phrases, odd_phrases
@@ -47,9 +46,10 @@ def parse_auto(args):
             nsys_opts.append(a)
             i += 1
     for key in ("steps", "count"):
-        if opts[key] is not None and not re.fullmatch(r"[1-9][0-9]*", opts[key]):
-            raise Usage(f"{ME}: profile --auto: --{key} takes a positive integer, got '{opts[key]}'")
-        opts[key] = int(opts[key]) if opts[key] else None
+        if opts[key] is not None:
+            opts[key], why = option_number(f"--{key}", opts[key], 1)
+            if why:
+                raise Usage(f"{ME}: profile --auto: {why}")
     if opts["steps"] and opts["from"]:
         raise Usage(f"{ME}: profile --auto: --steps or --from, not both")
     if not program:

@@ -233,6 +233,15 @@ def parse_expect(spec):
     return tuple(values)
 
 
+def option_number(name, text, low):
+    """A command-line number by the runtime's one rule (runtime.number):
+    (value, None) or (None, "NAME must be a decimal number from LOW to
+    2^62, got 'TEXT'")."""
+    from . import runtime   # it imports this module
+    value, reason = runtime.number(name, text, low)
+    return value, reason and f"{reason}, got '{text}'"
+
+
 def option_value(args, i, name):
     """The value of option args[i] (NAME VALUE or NAME=VALUE) and the next index."""
     if args[i] == name:

@@ -29,11 +29,10 @@ second (bench/diff_speed.py).
 """
 from array import array
 from dataclasses import dataclass, field
-from statistics import median
 
 from . import change
 from .analysis import analyse
-from .rule import slow_margin, sorted_median_mad
+from .rule import median, slow_margin, sorted_median_mad
 
 HEAD = 100_000
 

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from .common import (ME, BadArguments, Usage, cannot_run, plural, human, commas, spans, option_value, parse_expect,
+from .common import (ME, BadArguments, Usage, cannot_run, plural, human, commas, spans, option_number, option_value, parse_expect,
                      program_name, problem, say)
 from .runtime import AT_START, none_due, rank_variable, windows
 
@@ -52,9 +52,10 @@ def parse(args):
         elif a == "--label" or a.startswith("--label="):
             label, i = option_value(words, i, "--label")
         elif a == "--steps" or a.startswith("--steps="):
-            steps, i = option_value(words, i, "--steps")
-            if not re.fullmatch(r"[1-9][0-9]*", steps):
-                raise Usage(f"{ME}: --steps takes a positive integer, got '{steps}'")
+            text, i = option_value(words, i, "--steps")
+            steps, why = option_number("--steps", text, 1)
+            if why:
+                raise Usage(f"{ME}: {why}")
         elif a == "--window" or a.startswith("--window="):
             window, i = option_value(words, i, "--window")
             if parse_expect(window)[0] is None:
@@ -82,7 +83,7 @@ def run_environment(steps, window):
         found = windows(user)
         one = found and len(found) == 1 and found[0].placed == AT_START and not found[0].every
         return {}, (found[0].start, found[0].count) if one else None
-    count = steps or os.environ.get("CAPTURE_WINDOW_COUNT") or "1"
+    count = str(steps or os.environ.get("CAPTURE_WINDOW_COUNT") or 1)
     return {"CAPTURE_WINDOW_COUNT": count}, (None, int(count))
 
 

@@ -7,6 +7,8 @@ import math
 import operator
 from collections import Counter
 
+from .rule import median
+
 PERIODIC_MIN = 4     # a slow event: three equal gaps, as spike wants
 PERIODIC_MIN_FAR = 3  # an event FAR times the slow margin above the median: three
 FAR = 40
@@ -114,7 +116,7 @@ def grid(every_phase, members, found, above, cand, run, explained=frozenset()):
     if len(hits) > len(own) and len(members) - len(own) > len(own):
         return None  # it borrows, among more steps like its own off the grid: noise
     times = sorted(cand[i] for i in own)
-    level = times[len(times) // 2] - m0
+    level = median(times) - m0
     need = (PERIODIC_MIN_FAR if level > FAR * margin else
             PERIODIC_MIN if level > margin else PERIODIC_MIN_SMALL)
     few = len(hits) < PERIODIC_MIN

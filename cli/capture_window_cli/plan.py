@@ -18,7 +18,8 @@ import tempfile
 from dataclasses import asdict
 
 from .analysis import analyse, events_of
-from .common import ME, BadArguments, Usage, duration, durations, option_value, plural
+from .common import (ME, BadArguments, Usage, duration, durations, option_number, option_value,
+                     plural)
 from .planranks import WHY, across_json, across_lines, across_ranks, file_lines
 from .plot import plot
 from .steady import SHAPE_MIN, STEADY_SPREAD
@@ -209,9 +210,10 @@ def parse_plan(args):
     if opts["plot"] is not None and not opts["plot"].endswith((".png", ".svg")):
         raise Usage(f"{ME}: plan: --plot takes FILE.png or FILE.svg, got '{opts['plot']}'")
     for name in ("steps", "count"):
-        if opts[name] is not None and (not str(opts[name]).isdigit() or int(opts[name]) < 1):
-            raise Usage(f"{ME}: plan: --{name} takes a positive integer, got '{opts[name]}'")
-        opts[name] = int(opts[name]) if opts[name] is not None else None
+        if opts[name] is not None:
+            opts[name], why = option_number(f"--{name}", str(opts[name]), 1)
+            if why:
+                raise Usage(f"{ME}: plan: {why}")
     program = args[i:]
     if bool(program) == bool(opts["from"]):
         raise BadArguments(f"{ME}: plan: give either --from PATH... or -- PROGRAM [ARG...]")

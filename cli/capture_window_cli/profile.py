@@ -2,7 +2,7 @@
 then `check` of each report it wrote."""
 import os
 
-from .common import ME, BadArguments, Usage, option_value, parse_expect, program_name
+from .common import ME, BadArguments, option_value, parse_expect, program_name
 from .nsys import no_report, nsys_ended, run_nsys
 from .check import check_report
 from .runtime import AT_START, BY_AUTO, none_due, windows

@@ -145,12 +145,12 @@ def number(name, text, low):
     """TEXT, the number NAME, by the runtime's one number rule
     (cw_number_parse_v1: decimal digits from LOW to 2^62): (value, None),
     or (None, its words "NAME must be a decimal number from LOW to 2^62").
-    Without the library: digits alone, unbounded (the bound is the
-    library's)."""
+    Without the library (plan --from on a machine that has only the CLI),
+    the same rule and words here."""
     lib = library()
     if not lib:
-        return (int(text), None) if text.isascii() and text.isdigit() and int(text) >= low else \
-            (None, f"{name} must be a decimal number from {low}")
+        ok = text.isascii() and text.isdigit() and low <= int(text) <= 1 << 62
+        return (int(text), None) if ok else (None, f"{name} must be a decimal number from {low} to 2^62")
     out, buf = ctypes.c_longlong(), ctypes.create_string_buffer(128)
     data = text.encode()
     reason = lib.cw_number_parse_v1(data, len(data), name.encode(), low, 1 << 62,

@@ -14,7 +14,8 @@ docs/where-to-cut.md, "The rule", says the same.
   steady   neither, and a spread within STEADY_SPREAD
 """
 from dataclasses import dataclass
-from statistics import median
+
+from .rule import median
 
 STEADY_SPREAD = 10.0  # steady: a spread (MAD over median) within 10 %, no drift, no levels
 DRIFT_CHANGE = 0.2   # a drift: the fitted line moves by a fifth of the median over the run

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from .common import ME, Usage, plural, spans
+from .common import ME, Usage, option_number, plural, spans
 
 WHAT = f"{ME}: trigger"
 SYNOPSIS = f"usage: {ME} trigger PATH (--at STEP | --align N) [--count C] [--label L] [--wait SECONDS]"
@@ -31,14 +31,6 @@ ID_RE = re.compile(r"[A-Za-z0-9_.-]{1,63}")
 
 def bad(message):
     return Usage(f"{WHAT}: {message}\n{SYNOPSIS}")
-
-
-def whole_number(name, text, least):
-    if not re.fullmatch(r"[0-9]{1,18}", text or ""):
-        raise bad(f"{name} takes a whole number, got '{text}'")
-    if int(text) < least:
-        raise bad(f"{name} must be >= {least}, got {text}")
-    return int(text)
 
 
 def label_ok(label):
@@ -76,7 +68,9 @@ def parse(args):
                     raise bad(f"--wait takes seconds (a number >= 0), got '{value}'")
                 opts[key] = float(value)
             else:
-                opts[key] = whole_number(name, value, 0 if key == "at" else 1)
+                opts[key], why = option_number(name, value, 0 if key == "at" else 1)
+                if why:
+                    raise bad(why)
         elif a.startswith("-") and a != "-":
             raise bad(f"unknown option '{a}'")
         elif opts["path"] is None:

@@ -110,6 +110,16 @@ def main():
              "capture-window: --tool takes nsys or ncu, got 'vtune'")):
         want = "\n".join(filter(None, [message, "usage:", *mine[verb]])) + "\n"
         check(f"{verb} {' '.join(words)}: its own usage", run([verb, *words]), (2, "", want))
+    # Every verb's numbers by the runtime's one rule and words (runtime.number).
+    for words, option, low, text in ((["plan", "--count", "0", "--from", "x"], "plan: --count", 1, "0"),
+                                     (["plan", "--steps", "1x", "--", "./p"], "plan: --steps", 1, "1x"),
+                                     (["profile", "--auto", "--steps", "0", "--", "./p"],
+                                      "profile --auto: --steps", 1, "0"),
+                                     (["profile", "--auto", "--count", str((1 << 62) + 1), "--", "./p"],
+                                      "profile --auto: --count", 1, str((1 << 62) + 1)),
+                                     (["profile", "--tool", "ncu", "--steps", "x", "--", "./p"], "--steps", 1, "x")):
+        check(" ".join(words), run(words),
+              (2, "", f"capture-window: {option} must be a decimal number from {low} to 2^62, got '{text}'\n"))
     status, out, err = run(["diff", "--help"])
     check("diff --help: its own text", (status, err, out.splitlines()[:1]),
           (0, "", ["usage: capture-window diff [--json] [--fail-if-slower PCT] [--label L] BASE NEW"]))
