@@ -22,6 +22,17 @@
 // cw-expect: step#0..99(.)
 // cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window spike:3 never opened: no slow step recurred at a steady period
 //
+// A periodic window is aimed at an event too (plan's suggestion for the
+// slow step every 10): the exit report says it held it, or held none.
+// cw-run: CAPTURE_WINDOW=38:3/10x2 CAPTURE_WINDOW_SELFCHECK=1
+// cw-expect: step#0..37(.) S step[ .step:aimed-every-10 step#38..40(.) ] E step#41..47(.)
+// cw-expect: S step[ .step:aimed-every-10 step#48..50(.) ] E step#51..99(.)
+// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window 38-40: median 1\.\d\d ms, spread \d+\.\d%: step 39 is \d+\.\dx slower than the 15 steps before \(median 1\.\d\d ms, spread \d+\.\d%\): the slow step it was aimed at \(every 10 steps\); window 48-50: median 1\.\d\d ms, spread \d+\.\d%: step 49 is \d+\.\dx slower than the 7 steps before \(median 1\.\d\d ms, spread \d+\.\d%\): the slow step it was aimed at \(every 10 steps\)
+// cw-run: SPIKE_FLAT=1 CAPTURE_WINDOW=38:3/10x2 CAPTURE_WINDOW_SELFCHECK=1
+// cw-expect: step#0..37(.) S step[ .step:aimed-every-10 step#38..40(.) ] E step#41..47(.)
+// cw-expect: S step[ .step:aimed-every-10 step#48..50(.) ] E step#51..99(.)
+// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window 38-40: median 1\.\d\d ms, spread \d+\.\d%: steady \(the 15 steps before: median 1\.\d\d ms, spread \d+\.\d%\): aimed at a slow step every 10 steps, it held none; window 48-50: median 1\.\d\d ms, spread \d+\.\d%: steady \(the 7 steps before: median 1\.\d\d ms, spread \d+\.\d%\): aimed at a slow step every 10 steps, it held none
+//
 // With SPIKE_DRIFT=1 every step sleeps 40 us more than the one before (1 to
 // 5 ms): no step is slow against its neighbours, and the exit report says
 // the steps spike watched (from 15, its warm-up) drift (shape.c, the rule
