@@ -87,8 +87,10 @@ def name_words(d):
 def reports_text(found):
     b, n = found.steps
     how = "step k against step k" if found.aligned else "the steady steps pooled"
-    lines = [f"loop '{found.label}': {plural(len(b), 'step')} ({', '.join(map(str, b))}) -> "
-             f"{plural(len(n), 'step')} ({', '.join(map(str, n))}): {how}",
+    # a side of several reports (ranks) says how many it pooled
+    of = [f" of {count} reports" if count > 1 else "" for count in found.reports]
+    lines = [f"loop '{found.label}': {plural(len(b), 'step')} ({', '.join(map(str, b))}){of[0]} -> "
+             f"{plural(len(n), 'step')} ({', '.join(map(str, n))}){of[1]}: {how}",
              f"  step: {steady_words(found.step)}",
              "  kernels, by the time a step they gained or lost"
              + (" (the steps' kernels alike on both sides):" if found.same_kernels else ":")]

@@ -67,6 +67,7 @@ class ReportsDiff:
     aligned: bool             # the same step numbers: step k against step k
     step: Change              # the steps' durations
     same_kernels: bool        # the steps' kernels (names, counts) alike on both sides
+    reports: tuple = (1, 1)   # (base, new): the reports (ranks) of each side
     kernels: list = field(default_factory=list)   # [Name], largest change first
     ranges: list = field(default_factory=list)
     gpu: list = field(default_factory=list)       # memcpy, memset, GPU idle
@@ -119,7 +120,7 @@ def reports_diff(base, new, label):
     return ReportsDiff(
         label=label, steps=(sorted({s.index for s in bs}), sorted({s.index for s in ns})),
         aligned=aligned, step=compare([[s.took() for s in bs]], [[s.took() for s in ns]]),
-        same_kernels=same,
+        same_kernels=same, reports=(len(base), len(new)),
         kernels=compare_names(bs, ns, lambda s: s.kernel_ns, short, same),
         ranges=compare_names(bs, ns, own_ranges, {}, False),
         gpu=compare_names(bs, ns, lambda s: gpu[id(s)], {}, False))

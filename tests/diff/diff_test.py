@@ -285,6 +285,22 @@ def reports(cw):
                (p.returncode, j.get("steps"), [(k["name"], k["verdict"]) for k in j.get("kernels", [])]),
                (0, {"base": [30, 31, 32], "new": [30, 31, 32], "aligned": True},
                 [("backward(float *, int)", "same"), (FORWARD[0], "same")]))
+        # a side of several reports, one per rank (a quoted glob): pooled, named
+        for rank in (0, 1):
+            report(os.path.join(d, f"ranks.{rank}.sqlite"), range(30, 33), 2000, seed=4 + rank)
+            report(os.path.join(d, f"ranks_slower.{rank}.sqlite"), range(30, 33), 2400, seed=6 + rank)
+        both = [os.path.join(d, f"{name}.*.sqlite") for name in ("ranks", "ranks_slower")]
+        rc, out, err = diff(cw, *both)
+        expect("reports: a glob of two ranks' reports a side: step k against step k, all pooled",
+               (rc, out.splitlines()[:1], err),
+               (0, ["loop 'step': 3 steps (30, 31, 32) of 2 reports -> 3 steps (30, 31, 32) of 2 "
+                    "reports: step k against step k"], ""))
+        rc, out, err = diff(cw, "--json", *both)
+        j = json.loads(out) if rc == 0 else {}
+        expect("reports: json of two ranks a side: the files, 6 steps a side, the gemm flagged",
+               (len(j.get("base", [])), len(j.get("new", [])), j.get("steady", {}).get("steps"),
+                [(k["name"], k["verdict"], k["flagged"]) for k in j.get("kernels", [])]),
+               (2, 2, [6, 6], [(GEMM[0], "slower", True), (FILL[0], "same", False)]))
         steps_file = os.path.join(d, "times")
         write(steps_file, [("step", "train.c:30", steps(1, 20, 1, 0, []))])
         expect("a report against a step-time file: exit 2, why", diff(cw, base, steps_file)[0::2],
