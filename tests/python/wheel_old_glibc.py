@@ -7,7 +7,10 @@ for (issue 43 item 10), run by the python3 of that system (Debian 11's
   system's glibc;
 - the one for this machine installs with this system's pip (no index,
   into a folder), and its library, loaded from beside the package, marks
-  a loop() (install.py's script and verbose lines).
+  a loop() (install.py's script and verbose lines);
+- that library's libm calls, bound to their oldest versions
+  (cmake/old-glibc-symbols.h: exp, log, lgamma), give the runtime's
+  period chance as plan computes it (tests/plan/rules_test.py).
 
 Usage: wheel_old_glibc.py --dist DIR
 """
@@ -20,7 +23,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
 from install import SCRIPT, WANT  # noqa: E402
 from wheel import MAPPED, clean_env  # noqa: E402
 
@@ -62,7 +67,12 @@ def main():
             sys.exit("FAIL: exit status %d, stdout %r (want the wheel's %s), stderr:\n%s\n"
                      "expected (profiler lines aside):\n%s" % (
                          run.returncode, run.stdout, beside, run.stderr, "\n".join(WANT)))
-    print("PASS: %s on glibc %d.%d, Python %s: pip installed %s, whose library marked loop()"
+        rules = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "plan", "rules_test.py"),
+                                os.path.join(ROOT, "cli"), beside], capture_output=True, text=True)
+        if rules.returncode:
+            sys.exit("FAIL: the wheel's library computes other rules than plan:\n" + rules.stdout)
+    print("PASS: %s on glibc %d.%d, Python %s: pip installed %s, whose library marked loop() "
+          "and computed plan's period chances"
           % (", ".join(os.path.basename(w) for w in wheels), *glibc,
              platform.python_version(), os.path.basename(mine)))
 
