@@ -19,7 +19,12 @@ import sys
 import tempfile
 
 # The stand-in build.sh of each case, and the lines its build part prints.
+# ninja first re-checks the globbed folders and reruns CMake, as steps of
+# their own ([0/2], [1/2]): the demo counts the build's steps after them.
 FRESH = ('echo "installing: npm"\n'
+         'echo "[0/2] Re-checking globbed directories..."\n'
+         'echo "[1/2] Re-running CMake..."\n'
+         'echo "-- Configuring done"\n'
          'for k in $(seq 1 20); do echo "[$k/20] Building C object x$k.o"; done\n')
 UP_TO_DATE = 'echo "ninja: no work to do."\n'
 FAILING = ('echo "[1/2] Building C object a.o"\n'
