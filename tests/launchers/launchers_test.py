@@ -90,7 +90,9 @@ CASES = {
     # `capture-window trigger PATH --at 20 --wait 60`; every rank holds 20-22.
     "srun.watch_c": ("srun", "c", 4, {}, "watch", at(WATCH_AT)),
     "srun.watch_loop": ("srun", "loop", 4, {}, "watch", at(WATCH_AT)),
+    "srun.watch_zero_edit": ("srun", "zero_edit", 4, {}, "watch", at(WATCH_AT)),
     "mpirun.watch_c": ("mpirun", "c", 4, {}, "watch", at(WATCH_AT)),
+    "mpirun.watch_loop": ("mpirun", "loop", 4, {}, "watch", at(WATCH_AT)),
     "mpirun.watch_zero_edit": ("mpirun", "zero_edit", 4, {}, "watch", at(WATCH_AT)),
     "torchrun.watch_c": ("torchrun", "c", 2, {}, "watch", at(WATCH_AT)),
     "torchrun.watch_loop": ("torchrun", "loop", 2, {}, "watch", at(WATCH_AT)),
