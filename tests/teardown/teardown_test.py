@@ -25,10 +25,17 @@ Cases:
   fork        a child forked in step 15 and killed by SIGTERM closes none of
               its copies of the parent's windows, prints nothing, writes no
               step file; the parent's run is as if there were no child
-  python_int  py_signal.py: loop() and SIGINT: KeyboardInterrupt closes the
+  python_int  py_ends.py: loop() and SIGINT: KeyboardInterrupt closes the
               window, the process dies by SIGINT after cw_exit_v1 wrote
               the steps 0-15 and the self-check
   python_term the same with SIGTERM, which the runtime's handler closes
+  python_raise  an uncaught exception in step 15 closes the window as it
+              leaves loop(); exit status 1, steps 0-15 in the file
+  python_exit sys.exit(1) in step 15: the same
+  python_held sys.exit(1) in step 15 of a loop whose generator a variable
+              holds: cw_exit_v1, among Python's atexit hooks, closes the
+              window at exit (14-15); the generator freed later adds no
+              event; steps 0-15
   two_processes  two processes given one CAPTURE_WINDOW_TIMES path, the
               second started while the first runs: the first keeps the
               path, all 30 of its steps; the second writes PATH.PID and
@@ -223,40 +230,57 @@ def case_fork(r):
     expect("files", sorted(os.listdir(r.work)), ["record", "steps"])
 
 
-def case_python(r, name):
-    sig = getattr(signal, "SIG" + name)
+def python_env(r, record=None, **extra):
+    """What py_ends.py and the door need (r.env's RECORD and EXTRA too)."""
+    return r.env(record, CW_MARK_LIBRARY=r.a.mark, CAPTURE_WINDOW_LIBRARY=r.a.runtime,
+                 PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"),
+                                             os.path.join(ROOT, "tests", "python", "harness")]),
+                 **extra)
+
+
+def case_python(r, how, rc, why, last_line=None):
+    """py_ends.py HOW: exit status RC, the window closed WHY in step 15,
+    LAST_LINE (Python's own) on stderr, steps 0-15 in the file."""
     record, times = os.path.join(r.work, "record"), os.path.join(r.work, "steps")
-    env = r.env(record, CAPTURE_WINDOW_TIMES=times, CAPTURE_WINDOW_VERBOSE="1",
-                CAPTURE_WINDOW_SELFCHECK="1", CW_MARK_LIBRARY=r.a.mark,
-                CAPTURE_WINDOW_LIBRARY=r.a.runtime,
-                PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"),
-                                            os.path.join(ROOT, "tests", "python", "harness")]))
-    p = r.start([sys.executable, os.path.join(HERE, "py_signal.py"), name], env)
+    env = python_env(r, record, CAPTURE_WINDOW_TIMES=times, CAPTURE_WINDOW_VERBOSE="1",
+                     CAPTURE_WINDOW_SELFCHECK="1")
+    p = r.start([sys.executable, os.path.join(HERE, "py_ends.py"), how], env)
     out, err = p.communicate(timeout=60)
-    expect("exit status", p.returncode, -sig)
+    expect("exit status", p.returncode, rc)
     expect("stdout", out, "step 15\n")
     r.record(record, "step#0..13(.) S step[ step#14..15(.) ] E")
-    site = r"\(\S*py_signal\.py:\d+\)"
-    why = " early, loop left" if name == "INT" else " on SIGTERM"
+    site = r"\(\S*py_ends\.py:\d+\)"
     r.stderr_lines(err, [
-        LOG + r"loop 'step' \(\S*py_signal\.py:\d+, <module>\) is active",
+        LOG + r"loop 'step' \(\S*py_ends\.py:\d+, <module>\) is active",
         LOG + r"profiler started \(cuProfilerStart: 0\)",
         LOG + r"window opened: loop 'step' %s iteration 14, window 14:5, thread \d+" % site,
         LOG + r"profiler stopped \(cuProfilerStop: 0\)",
         LOG + r"window closed%s: loop 'step' %s held iterations 14-15, thread \d+"
         % (why, site),
         LOG + r"loop 'step' %s ran 16 iterations; window 14-15: median .*" % site])
-    if name == "INT" and "KeyboardInterrupt" not in err.splitlines():
-        raise Failure("no KeyboardInterrupt on stderr:\n" + err)
+    if last_line and last_line not in err.splitlines():
+        raise Failure("no %r on stderr:\n%s" % (last_line, err))
     expect("steps", r.times(times), list(range(16)))
 
 
 def case_python_int(r):
-    case_python(r, "INT")
+    case_python(r, "INT", -signal.SIGINT, " early, loop left", "KeyboardInterrupt")
 
 
 def case_python_term(r):
-    case_python(r, "TERM")
+    case_python(r, "TERM", -signal.SIGTERM, " on SIGTERM")
+
+
+def case_python_raise(r):
+    case_python(r, "raise", 1, " early, loop left", "RuntimeError: diverged at step 15")
+
+
+def case_python_exit(r):
+    case_python(r, "exit", 1, " early, loop left")
+
+
+def case_python_held(r):
+    case_python(r, "held", 1, " at exit")
 
 
 def plan_reads(r, paths):
