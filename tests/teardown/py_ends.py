@@ -14,6 +14,7 @@ as HOW says, for teardown_test.py (Python's ends.cpp):
   held       sys.exit(1) in a loop whose generator a variable holds: it
              is freed only after Python's atexit hooks, so the window is
              still open when cw_exit_v1 runs, which closes it
+  end        nothing: the loop runs its 30 steps
 
 Run with CW_MARK_LIBRARY (cwtest.py)."""
 import os
@@ -29,7 +30,7 @@ how = sys.argv[1]
 def step(i):
     mark("step", i)
     time.sleep(0.001)
-    if i != 15:
+    if i != 15 or how == "end":
         return
     print("step 15", flush=True)
     if how == "raise":
@@ -47,4 +48,4 @@ if how == "held":
 else:
     for i in capture_window.loop(range(30), 14, 5):
         step(i)
-print("not reached")
+print("not reached" if how != "end" else "done")

@@ -45,6 +45,12 @@ Cases:
   pipe        8 processes print some 1,000 verbose lines each, half of
               them ~2,000 bytes long, into one pipe at once: every line
               arrives whole (the exact multiset of lines)
+  python_pipe 4 Python processes print the door's lines (capture_window/
+              _say.py) into one socket that keeps each write(2) a message:
+              two, under PYTHONUNBUFFERED=1, the zero edit's notes and
+              end-of-run lines of 50 specs that name no file; two a 9 KB
+              error line each. Every message is one whole line (print()
+              would send each line's text and newline apart)
 """
 
 import argparse
@@ -53,6 +59,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -383,6 +390,64 @@ def case_pipe(r):
                       "  %s" % (sum(extra.values()), sum(missing.values()),
                                 "\n  ".join(l[:200] for l in list(extra)[:3])))
     print("%d lines, %d of %d bytes, whole" % (len(lines), len(lines) // 2, longest))
+
+
+# The door's lines the python_pipe case makes, each its own write(2).
+DOOR_LINES = {
+    "note": re.compile(r"capture_window: note: --loop (\S+): no file .* before the run; its "
+                       r"loop is marked if a module whose path ends in \S+ is imported\n"),
+    "unused": re.compile(r"capture_window: --loop (\S+) matched no loop in this run; "
+                         r"no module whose path ends in \S+ was imported\n"),
+    "too long": re.compile(r"capture_window: bad value '(\S+)' for --loop: the value is too "
+                           r"long .*\n")}
+SPECS = 50
+
+
+def case_python_pipe(r):
+    # A SOCK_SEQPACKET socket stands in for the pipe: it hands each write(2)
+    # over as a message of its own, so a line written in two parts is seen
+    # as two even when no other process wrote in between (on a pipe, a
+    # matter of timing). Every message must be one whole line.
+    reader, writer = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    door = [sys.executable, "-m", "capture_window"]
+    runs, wanted = [], collections.Counter()
+    for n in range(4):
+        if n % 2 == 0:
+            # Unbuffered, print(TEXT) writes TEXT, then the newline.
+            specs = ["gone_%d_%d.py:1" % (n, k) for k in range(SPECS)]
+            argv = door + [w for s in specs for w in ("--loop", s)]
+            argv += [os.path.join(HERE, "py_ends.py"), "end"]
+            env, rc = python_env(r, PYTHONUNBUFFERED="1"), 0
+            wanted.update((kind, s) for s in specs for kind in ("note", "unused"))
+        else:
+            # Buffered, print() passes a text over 8 KiB on before its newline.
+            spec = "%s_%d.py:1" % ("y" * 9000, n)
+            argv = door + ["--loop", spec, os.path.join(HERE, "py_ends.py"), "end"]
+            env, rc = python_env(r), 2
+            wanted[("too long", spec)] += 1
+        runs.append((subprocess.Popen(argv, env=env, cwd=r.work, stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.DEVNULL, stderr=writer), rc))
+    writer.close()
+    reader.settimeout(60)
+    got, longest = collections.Counter(), 0
+    while True:
+        message = reader.recv(1 << 20).decode()
+        if not message:  # every process closed its stderr
+            break
+        for kind, line in DOOR_LINES.items():
+            whole = line.fullmatch(message)
+            if whole:
+                got[(kind, whole.group(1))] += 1
+                break
+        else:
+            raise Failure("a write(2) that is not one whole line of the door's: %r"
+                          % message[:300])
+        longest = max(longest, len(message))
+    expect("exit statuses", [p.wait(timeout=60) for p, _ in runs], [rc for _, rc in runs])
+    if got != wanted:
+        raise Failure("lines missing: %s; lines more than once: %s"
+                      % (sorted(wanted - got)[:3], sorted(got - wanted)[:3]))
+    print("%d lines, each one write(2), the longest %d bytes" % (sum(got.values()), longest))
 
 
 def main():
