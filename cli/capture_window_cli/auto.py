@@ -11,11 +11,12 @@ import sys
 import tempfile
 
 from . import plan, runtime
-from .common import ME, BadArguments, Usage, option_number, option_value, program_name
+from .common import ME, BadArguments, Usage, option_value, program_name
 from .nsys import no_report, nsys_ended, run_nsys
 from .check import check
 from .steps import host_phrases, odd_phrases
 from .steptimes import NotStepTimes, read_times, step_files
+from .runtime import option_number
 from .suggest import suggestions
 
 USAGE = ("capture-window profile --auto [-o NAME] [--label L] [--steps N] [--count C]\n"

@@ -15,11 +15,12 @@ import collections
 import json
 import os
 
-from .common import ME, BadArguments, commas, plural, human, spans, parse_expect, option_value, problem
+from .common import ME, BadArguments, commas, plural, human, spans, option_value, problem
 from .export import export
 from .ncu import check_ncu_report
 from .ranks import compare_ranks, rank_json, rank_lines
 from .recorded import nearest_window, recorded_window
+from .runtime import parse_expect
 from .steps import (analyse, host_phrases, names_own_ranges, odd_json, odd_phrases, slower_json,
                     slower_phrases)
 from .trace import Trace, tid_of

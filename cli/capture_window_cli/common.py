@@ -217,31 +217,6 @@ def and_list(indexes):
     return pieces[0] if len(pieces) == 1 else ", ".join(pieces[:-1]) + " and " + pieces[-1]
 
 
-def parse_expect(spec):
-    """START:COUNT (START may be "*": wherever the run starts it) -> (start, count)."""
-    from . import runtime   # it imports this module
-    start, colon, count = spec.partition(":")
-    if not colon:
-        raise Usage(f"{ME}: --expect takes START:COUNT, got '{spec}'")
-    values = []
-    for name, text, low in (("START", start, 0), ("COUNT", count, 1)):
-        value, reason = (None, None) if name == "START" and text == "*" else \
-            runtime.number(name, text, low)
-        if reason:
-            raise Usage(f"{ME}: --expect {reason}, got '{spec}'")
-        values.append(value)
-    return tuple(values)
-
-
-def option_number(name, text, low):
-    """A command-line number by the runtime's one rule (runtime.number):
-    (value, None) or (None, "NAME must be a decimal number from LOW to
-    2^62, got 'TEXT'")."""
-    from . import runtime   # it imports this module
-    value, reason = runtime.number(name, text, low)
-    return value, reason and f"{reason}, got '{text}'"
-
-
 def option_value(args, i, name):
     """The value of option args[i] (NAME VALUE or NAME=VALUE) and the next index."""
     if args[i] == name:

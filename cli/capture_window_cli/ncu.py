@@ -25,9 +25,9 @@ import shutil
 import subprocess
 import sys
 
-from .common import (ME, BadArguments, Usage, cannot_run, plural, human, commas, spans, option_number, option_value, parse_expect,
+from .common import (ME, BadArguments, Usage, cannot_run, plural, human, commas, spans, option_value,
                      program_name, problem, say)
-from .runtime import AT_START, none_due, rank_variable, windows
+from .runtime import AT_START, none_due, option_number, parse_expect, rank_variable, windows
 
 USAGE = ("capture-window profile --tool ncu [-o NAME] [--label L] [--steps N | --window START:COUNT]\n"
          "                       [--ncu-args 'OPTIONS'] [NCU-OPTION...] -- PROGRAM [ARG...]")

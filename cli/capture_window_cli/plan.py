@@ -18,10 +18,10 @@ import tempfile
 from dataclasses import asdict
 
 from .analysis import analyse, events_of
-from .common import (ME, BadArguments, Usage, duration, durations, option_number, option_value,
-                     plural)
+from .common import ME, BadArguments, Usage, duration, durations, option_value, plural
 from .planranks import WHY, across_json, across_lines, across_ranks, file_lines
 from .plot import plot
+from .runtime import option_number
 from .steady import SHAPE_MIN, STEADY_SPREAD
 from .steptimes import NoHeader, NotStepTimes, read_times, step_files
 from .suggest import shown, suggestions

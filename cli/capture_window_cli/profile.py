@@ -2,10 +2,10 @@
 then `check` of each report it wrote."""
 import os
 
-from .common import ME, BadArguments, option_value, parse_expect, program_name
+from .common import ME, BadArguments, option_value, program_name
 from .nsys import no_report, nsys_ended, run_nsys
 from .check import check_report
-from .runtime import AT_START, BY_AUTO, none_due, windows
+from .runtime import AT_START, BY_AUTO, none_due, parse_expect, windows
 
 def window_plan():
     """From CAPTURE_WINDOW and CAPTURE_WINDOW_SIGNAL: the --capture-range-end

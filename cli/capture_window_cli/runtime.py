@@ -16,7 +16,7 @@ import io
 import os
 import sys
 
-from .common import ME
+from .common import ME, Usage
 
 _lib = []   # [the library or None], once asked
 
@@ -156,6 +156,29 @@ def number(name, text, low):
     reason = lib.cw_number_parse_v1(data, len(data), name.encode(), low, 1 << 62,
                                     ctypes.byref(out), buf, len(buf))
     return (None, reason.decode()) if reason else (out.value, None)
+
+
+def option_number(name, text, low):
+    """A command-line number by the runtime's one rule (runtime.number):
+    (value, None) or (None, "NAME must be a decimal number from LOW to
+    2^62, got 'TEXT'")."""
+    value, reason = number(name, text, low)
+    return value, reason and f"{reason}, got '{text}'"
+
+
+def parse_expect(spec):
+    """START:COUNT (START may be "*": wherever the run starts it) -> (start, count)."""
+    start, colon, count = spec.partition(":")
+    if not colon:
+        raise Usage(f"{ME}: --expect takes START:COUNT, got '{spec}'")
+    values = []
+    for name, text, low in (("START", start, 0), ("COUNT", count, 1)):
+        value, reason = (None, None) if name == "START" and text == "*" else \
+            number(name, text, low)
+        if reason:
+            raise Usage(f"{ME}: --expect {reason}, got '{spec}'")
+        values.append(value)
+    return tuple(values)
 
 
 def rank_variable():

@@ -21,7 +21,8 @@ import sys
 import tempfile
 import time
 
-from .common import ME, Usage, option_number, plural, spans
+from .common import ME, Usage, plural, spans
+from .runtime import option_number
 
 WHAT = f"{ME}: trigger"
 SYNOPSIS = f"usage: {ME} trigger PATH (--at STEP | --align N) [--count C] [--label L] [--wait SECONDS]"

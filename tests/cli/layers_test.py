@@ -16,8 +16,10 @@ for name in sorted(os.listdir(folder)):
     if name.endswith(".py"):
         with open(os.path.join(folder, name)) as f:
             tree = ast.parse(f.read())
-        imports[name[:-3]] = {n.module for n in ast.walk(tree)
-                              if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module}
+        # `from .X import ...` and `from . import X` (X a module of the folder)
+        imports[name[:-3]] = {m for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1
+                              for m in ([n.module] if n.module else [a.name for a in n.names])
+                              if os.path.exists(os.path.join(folder, m + ".py"))}
         words[name[:-3]] = {n.value for n in ast.walk(tree)
                             if isinstance(n, ast.Constant) and isinstance(n.value, str)}
 
