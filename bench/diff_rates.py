@@ -5,7 +5,7 @@ step-time files (issue 42; docs/where-to-cut.md, "Did my change help?").
   python3 bench/diff_rates.py [--pairs P] [--steps N] [--spread S]
                               [--effect E] [--seed K] [--check]
   python3 bench/diff_rates.py --program TRAIN_CPU [--pairs P] [--steps N]
-                              [--extra PCT]
+                              [--extra PCT] [--runs K]
 
 Writes P pairs of runs of N steps (default 100 pairs of 500 steps) as
 step-time files and diffs each pair with diff's own code (steptimes'
@@ -29,7 +29,9 @@ exits 1 unless false alarms are at most 5 % and the power at least 95 %
 --program TRAIN_CPU: the same rates on a real program, samples/train_cpu
 built with the plugin: P pairs of plain runs of N steps (default 3000)
 with CAPTURE_WINDOW_TIMES, and P pairs of a plain run against one with
-TRAIN_EXTRA_WORK=PCT (default 3); each pair's runs one after the other.
+TRAIN_EXTRA_WORK=PCT (default 3); each pair's runs one after the other,
+or with --runs K, K runs a side interleaved (base, new, new, base, ...)
+and diffed as two sets of files.
 """
 import argparse
 import math
@@ -99,19 +101,21 @@ def diff_pair(folder, k, base, new):
     return found.loops[0].steady
 
 
-def program_pair(folder, program, steps, extra):
-    """Runs PROGRAM plain, then with TRAIN_EXTRA_WORK=EXTRA (0: plain
-    again), and diffs the two: the steady change."""
-    paths = []
-    for k, pct in enumerate((0, extra)):
-        path = os.path.join(folder, f"run{k}")
-        env = {key: v for key, v in os.environ.items() if not key.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
-        env.update(CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path)
-        if pct:
-            env["TRAIN_EXTRA_WORK"] = str(pct)
-        subprocess.run([program, str(steps)], env=env, check=True, stdout=subprocess.DEVNULL)
-        paths.append(path)
-    found = steps_diff(read_times([paths[0]]), read_times([paths[1]]))
+def program_pair(folder, program, steps, extra, runs):
+    """Runs PROGRAM plain and with TRAIN_EXTRA_WORK=EXTRA (0: plain
+    again), RUNS times each, interleaved (each round in the other order
+    than the one before), and diffs the two sides: the steady change."""
+    paths = {0: [], 1: []}
+    for k in range(runs):
+        for side in ((0, 1) if k % 2 == 0 else (1, 0)):
+            path = os.path.join(folder, f"run{side}.{k}")
+            env = {key: v for key, v in os.environ.items() if not key.startswith(("CAPTURE_WINDOW", "TRAIN_"))}
+            env.update(CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path)
+            if side and extra:
+                env["TRAIN_EXTRA_WORK"] = str(extra)
+            subprocess.run([program, str(steps)], env=env, check=True, stdout=subprocess.DEVNULL)
+            paths[side].append(path)
+    found = steps_diff(read_times(paths[0]), read_times(paths[1]))
     return found.loops[0].steady
 
 
@@ -121,11 +125,12 @@ def programs(opts):
     with tempfile.TemporaryDirectory(prefix="cw-diff-runs-") as folder:
         for _ in range(opts.pairs):
             for kind, extra in (("same", 0), ("slower", opts.extra)):
-                c = program_pair(folder, opts.program, opts.steps or 3000, extra)
+                c = program_pair(folder, opts.program, opts.steps or 3000, extra, opts.runs)
                 verdicts[kind].append(c.verdict)
                 changes[kind].append(c.change)
     p = opts.pairs
-    print(f"{os.path.basename(opts.program)}: {p} pairs of runs of {opts.steps or 3000} steps")
+    print(f"{os.path.basename(opts.program)}: {p} pairs of {opts.runs} run(s) a side of "
+          f"{opts.steps or 3000} steps")
     print(f"false alarms: {sum(v != 'same' for v in verdicts['same'])} of {p} pairs of plain runs "
           f"not 'same' (changes {100 * min(changes['same']):+.1f}% to {100 * max(changes['same']):+.1f}%)")
     print(f"power: {sum(v == 'slower' for v in verdicts['slower'])} of {p} pairs with "
@@ -140,6 +145,7 @@ def main():
     ap.add_argument("--extra", type=int, default=3)
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--steps", type=int)
+    ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--spread", type=float, default=0.01)
     ap.add_argument("--effect", type=float, default=0.03)
     ap.add_argument("--seed", type=int, default=1)

@@ -27,6 +27,11 @@ steps do not decide it), between 1 and a quarter of the series. The two
 runs are resampled independently, ROUNDS times each, seeded (SEED), so
 the same files give the same output; the change is new/base - 1, the
 interval the 2.5th and 97.5th percentiles of the resampled ratios.
+When a side holds several runs (files: processes, ranks, runs of the
+program), each of its resamples first draws as many runs with
+replacement, then the blocks of each (a two-stage bootstrap), so the
+runs' differences widen the interval: a shared machine's speed moves
+between runs by more than any run's own noise shows.
 
 With fewer than FEW values on a side (a window of 3 steps in a report)
 there is nothing to resample: the interval is the range of the ratios of
@@ -36,10 +41,10 @@ step slower than every base step, and block is (0, 0).
 The verdict: `slower` when the interval lies above 0 and the change is at
 least MIN_CHANGE, `faster` when it lies below 0 and the change is at most
 -MIN_CHANGE, else `same` (no change beyond noise). MIN_CHANGE is the
-run-to-run wobble of one program on one machine (its CPU clock, where its
-memory landed), which no count of steps within a run can see: two runs of
-the same program differ by a few tenths of a percent with intervals far
-narrower than that. `confidently_slower(c, pct)`: the interval's low end
+run-to-run wobble of one program on a quiet machine (its CPU clock, where
+its memory landed), which no count of steps within one run a side can
+see: two runs of the same program differ by a few tenths of a percent
+with intervals far narrower than that. `confidently_slower(c, pct)`: the interval's low end
 is above pct %, the CI gate (`diff --fail-if-slower PCT`).
 
 A series longer than SAMPLE steps is read in CHUNKS runs of consecutive
@@ -129,18 +134,23 @@ def draws(rng, k, below):
     return map(below.__rmod__, bits)
 
 
-def resampled_medians(series, block, rounds, rng):
+def resampled_medians(series, block, rounds, rng, runs=None):
     """ROUNDS medians of moving-block resamples of the series: from each
     series, as many blocks of BLOCK consecutive steps (fewer when the
-    series is shorter) as cover its length, their starts drawn at random."""
-    plans = []
-    for s in series:
+    series is shorter) as cover its length, their starts drawn at random.
+    RUNS, the run (process) of each series: when they are several, each
+    round first draws as many runs, with replacement, and resamples the
+    series of those (a two-stage bootstrap: the runs' differences count)."""
+    plans = {}
+    for s, run in zip(series, runs or [0] * len(series)):
         b = min(block, len(s))
-        plans.append((s, b, len(s) - b + 1, -(-len(s) // b)))
+        plans.setdefault(run, []).append((s, b, len(s) - b + 1, -(-len(s) // b)))
+    groups = list(plans.values())
     out = []
     for _ in range(rounds):
         resample = []
-        for s, b, starts, k in plans:
+        chosen = groups if len(groups) == 1 else [groups[g] for g in draws(rng, len(groups), len(groups))]
+        for s, b, starts, k in chain.from_iterable(chosen):
             if b == 1:
                 resample += map(s.__getitem__, draws(rng, k, starts))
             else:
@@ -159,10 +169,12 @@ def percentile(sorted_values, q):
     return sorted_values[k] + (x - k) * (upper - sorted_values[k])
 
 
-def compare(base, new, min_change=MIN_CHANGE):
+def compare(base, new, min_change=MIN_CHANGE, runs=(None, None)):
     """BASE, NEW: lists of series (lists of step times, ns) of the two
-    runs, each series in step order. -> Change, or None when a run has no
-    step."""
+    sides, each series in step order; RUNS: for each side, the run
+    (process, file) of each of its series, or None for one run. -> Change,
+    or None when a side has no step."""
+    runs = [[r for s, r in zip(side, rs or [0] * len(side)) if len(s)] for side, rs in zip((base, new), runs)]
     base = [list(s) for s in base if len(s)]
     new = [list(s) for s in new if len(s)]
     if not base or not new:
@@ -177,8 +189,8 @@ def compare(base, new, min_change=MIN_CHANGE):
                      else (change, change))
     else:
         blocks = (block_length(base), block_length(new))
-        rb = resampled_medians(base, blocks[0], ROUNDS, rng)
-        rn = resampled_medians(new, blocks[1], ROUNDS, rng)
+        rb = resampled_medians(base, blocks[0], ROUNDS, rng, runs[0])
+        rn = resampled_medians(new, blocks[1], ROUNDS, rng, runs[1])
         ratios = sorted(n / b - 1 for b, n in zip(rb, rn) if b > 0)
         tail = (1 - LEVEL) / 2
         low, high = ((percentile(ratios, tail), percentile(ratios, 1 - tail)) if ratios

@@ -110,26 +110,28 @@ def steady_series(loop):
 
 
 def side(loops):
-    """A side's series pooled: (series, longest warm-up, {every: ns list}, steps)."""
-    series, warmups, events = [], [], {}
+    """A side's series pooled: (series, the run (file) of each, longest
+    warm-up, {every: ns list}, steps)."""
+    series, runs, warmups, events = [], [], [], {}
     for loop in loops:
         s, w, ev = steady_series(loop)
         series += s
+        runs += [loop["source"]] * len(s)
         warmups.append(w)
         for every, times in ev.items():
             events.setdefault(every, []).extend(times)
-    return series, max(warmups), events, sum(len(l["index"]) for l in loops)
+    return series, runs, max(warmups), events, sum(len(l["index"]) for l in loops)
 
 
 def loop_diff(key, base, new):
-    bs, bw, be, bn = side(base)
-    ns_, nw, ne, nn = side(new)
+    bs, br, bw, be, bn = side(base)
+    ns_, nr, nw, ne, nn = side(new)
     events = [Event(every, median(be[every]) if every in be else None,
                     median(ne[every]) if every in ne else None)
               for every in sorted(set(be) | set(ne))]
     return LoopDiff(label=base[0]["label"], place=base[0]["place"], new_place=new[0]["place"],
                     series=(len(base), len(new)), steps=(bn, nn), warmup=(bw, nw),
-                    steady=change.compare(bs, ns_), events=events)
+                    steady=change.compare(bs, ns_, runs=(br, nr)), events=events)
 
 
 def steps_diff(base_loops, new_loops):

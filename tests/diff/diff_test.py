@@ -311,30 +311,35 @@ def reports(cw):
 # ---- real runs --------------------------------------------------------------
 
 def programs(cw, train):
-    """Two plain runs, then one with 50 % more updates a step: `same`, then
-    `slower`. Every run does TRAIN_EXTRA_WORK=2000 (steps of about 60 us,
-    5,000 of them: 0.3 s), so that a preemption, which can slow a whole
-    run of 4 us steps (80 ms), touches a few steps of one and moves no
-    median: 20 pairs of such plain runs on the quiet 2-core machine
-    differed by -0.8 % to +0.2 %, all `same`."""
+    """Five runs of each of three kinds, interleaved (each round in
+    another order): two plain kinds, A and B, and one with twice the work
+    a step (TRAIN_EXTRA_WORK=4000 against 2000: steps of about 60 us and
+    120 us, 1,000 of them). A shared VM's speed can change by half between
+    one second and the next, for every run then; interleaved, each kind
+    sees the same, and with several runs a side diff resamples the runs
+    too, so the interval holds the runs' differences: A against B is
+    `same`, A against the extra work `slower`."""
     with tempfile.TemporaryDirectory(prefix="cw-diff-runs-") as d:
+        outputs = set()
+
         def run(name, work):
-            path = os.path.join(d, name)
-            p = subprocess.run([train, "5000"], env=environ(
-                CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=path, TRAIN_EXTRA_WORK=str(work)),
-                capture_output=True, text=True, timeout=120)
-            return path, p.stdout
-        runs = [run("plain1", 2000), run("plain2", 2000), run("extra", 3000)]
-        outputs = {out for _, out in runs}
-        plain1, plain2, extra = (path for path, _ in runs)
+            p = subprocess.run([train, "500"], env=environ(
+                CAPTURE_WINDOW="none", CAPTURE_WINDOW_TIMES=os.path.join(d, name),
+                TRAIN_EXTRA_WORK=str(work)), capture_output=True, text=True, timeout=120)
+            outputs.add(p.stdout)
+        kinds = [("a", 2000), ("b", 2000), ("extra", 4000)]
+        for k in range(8):
+            for name, work in kinds[k % 3:] + kinds[:k % 3]:
+                run(f"{name}.{k}", work)
         verdicts = []
-        for base, new in ((plain1, plain2), (plain1, extra)):
-            rc, out, err = diff(cw, "--json", base, new)
+        for base, new in (("a", "b"), ("a", "extra")):
+            rc, out, err = diff(cw, "--json", os.path.join(d, base + ".*"), os.path.join(d, new + ".*"))
             j = json.loads(out) if rc == 0 else {"steady": {}}
             verdicts.append(j["steady"].get("verdict"))
-            print(f"  {os.path.basename(base)} -> {os.path.basename(new)}: {j['steady']}")
+            print(f"  {base} -> {new}: {j['steady']}")
         expect("the knob leaves the output alone", len(outputs), 1)
-        expect("two plain runs: same; 50 % more work: slower", verdicts, ["same", "slower"])
+        expect("five runs a side, interleaved: plain and plain same; twice the work slower",
+               verdicts, ["same", "slower"])
 
 
 if __name__ == "__main__":
