@@ -44,8 +44,9 @@ least MIN_CHANGE, `faster` when it lies below 0 and the change is at most
 run-to-run wobble of one program on a quiet machine (its CPU clock, where
 its memory landed), which no count of steps within one run a side can
 see: two runs of the same program differ by a few tenths of a percent
-with intervals far narrower than that. `confidently_slower(c, pct)`: the interval's low end
-is above pct %, the CI gate (`diff --fail-if-slower PCT`).
+with intervals far narrower than that. `confidently_slower(c, pct)`: the
+interval's low end is above pct %, the CI gate (`diff --fail-if-slower
+PCT`).
 
 A series longer than SAMPLE steps is read in CHUNKS runs of consecutive
 steps spread evenly over it (chunks(); each chunk a series of its own):
