@@ -15,7 +15,7 @@ os.environ["CAPTURE_WINDOW_LIBRARY"] = args.runtime
 sys.path[:0] = [args.package, args.cli]
 
 import capture_window                       # noqa: E402
-from capture_window_cli import common       # noqa: E402
+from capture_window_cli import common, runtime  # noqa: E402
 
 failures = []
 
@@ -47,9 +47,9 @@ for spec, message in [
         ("x:1", "START must be a decimal number from 0 to 2^62"),
         ("-1:2", "START must be a decimal number from 0 to 2^62"),
         ("4611686018427387905:1", "START must be a decimal number from 0 to 2^62")]:
-    expect("--expect " + spec, lambda: common.parse_expect(spec),
+    expect("--expect " + spec, lambda: runtime.parse_expect(spec),
            "capture-window: --expect %s, got '%s'" % (message, spec))
-if common.parse_expect("*:3") != (None, 3) or common.parse_expect("4611686018427387904:1") != \
+if runtime.parse_expect("*:3") != (None, 3) or runtime.parse_expect("4611686018427387904:1") != \
         (1 << 62, 1):
     failures.append("--expect *:3 or 2^62:1 not taken")
 
