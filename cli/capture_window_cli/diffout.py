@@ -3,7 +3,7 @@ dataclasses (diffsteps.StepsDiff for step-time files, diffreports.ReportsDiff
 for reports). Changes are fractions in JSON (0.05: 5 % slower), percents
 in the text; durations by the one unit rule (common.duration).
 """
-from .common import duration, plural
+from .common import duration, plural, spans
 
 def pct(x):
     return f"{round(100 * x, 1) + 0.0:+.1f}%"   # + 0.0: no "-0.0%"
@@ -89,8 +89,8 @@ def reports_text(found):
     how = "step k against step k" if found.aligned else "the steady steps pooled"
     # a side of several reports (ranks) says how many it pooled
     of = [f" of {count} reports" if count > 1 else "" for count in found.reports]
-    lines = [f"loop '{found.label}': {plural(len(b), 'step')} ({', '.join(map(str, b))}){of[0]} -> "
-             f"{plural(len(n), 'step')} ({', '.join(map(str, n))}){of[1]}: {how}",
+    lines = [f"loop '{found.label}': {plural(len(b), 'step')} ({spans(b)}){of[0]} -> "
+             f"{plural(len(n), 'step')} ({spans(n)}){of[1]}: {how}",
              f"  step: {steady_words(found.step)}",
              "  kernels, by the time a step they gained or lost"
              + (" (the steps' kernels alike on both sides):" if found.same_kernels else ":")]

@@ -22,6 +22,11 @@ and verdict):
             (digits folded: `layer 3` is `layer N`), the same way
   gpu       the steps' memory copies (by direction) and memsets, and
             their GPU idle time (gpuwork.py), the same way
+A side of several reports (ranks, or runs of the program) is resampled
+as runs (change.py's two-stage bootstrap: each resample draws the side's
+reports with replacement, then the steps or instances of each), so the
+reports' differences widen every interval: one run a side cannot show
+how much two runs of the same program differ.
 A kernel `slower` while the steps' kernels stayed the same (the same
 names, as many of each, in every step of both sides) is flagged
 (same_kernels and Name.flagged: samekernels.py's rule, which check uses
@@ -89,7 +94,7 @@ def own_ranges(step):
     return [(FOLD.sub("N", text), end - start) for start, end, text in step.ranges if end is not None]
 
 
-def compare_names(base, new, of, short, same):
+def compare_names(base, new, of, short, same, runs):
     b, n = instances(base, of), instances(new, of)
     found = []
     for name in sorted(set(b) | set(n)):
@@ -100,11 +105,22 @@ def compare_names(base, new, of, short, same):
                 setattr(d, f"{side}_step_ns", sum(map(sum, per[name])) / len(steps))
                 setattr(d, f"{side}_ns", median([ns for step in per[name] for ns in step]))
         if name in b and name in n:
-            d.change = compare(b[name], n[name], MIN_CHANGE)
+            d.change = compare(b[name], n[name], MIN_CHANGE, runs)
             d.flagged = same and d.change.verdict == "slower"   # samekernels' rule
         found.append(d)
     found.sort(key=lambda d: (-d.moved(), d.name))
     return found
+
+
+def report_of(side):
+    """{id(step): the number of its report in SIDE}."""
+    return {id(s): r for r, (t, _) in enumerate(side) for s in t.steps}
+
+
+def durations(side, steps, report):
+    """The steps' durations as a series per report of SIDE (compare's
+    series; their runs are the reports' numbers)."""
+    return [[s.took() for s in steps if report[id(s)] == r] for r in range(len(side))]
 
 
 def reports_diff(base, new, label):
@@ -117,10 +133,13 @@ def reports_diff(base, new, label):
         short.update(t.short)
         gpu.update((id(s), work.get((s.gtid, s.index), [])) for s in t.steps)
     same = same_kernels(bs, ns)
+    rb, rn = report_of(base), report_of(new)
+    runs = ([rb[id(s)] for s in bs], [rn[id(s)] for s in ns])   # each step's report
     return ReportsDiff(
         label=label, steps=(sorted({s.index for s in bs}), sorted({s.index for s in ns})),
-        aligned=aligned, step=compare([[s.took() for s in bs]], [[s.took() for s in ns]]),
-        same_kernels=same, reports=(len(base), len(new)),
-        kernels=compare_names(bs, ns, lambda s: s.kernel_ns, short, same),
-        ranges=compare_names(bs, ns, own_ranges, {}, False),
-        gpu=compare_names(bs, ns, lambda s: gpu[id(s)], {}, False))
+        aligned=aligned, same_kernels=same, reports=(len(base), len(new)),
+        step=compare(durations(base, bs, rb), durations(new, ns, rn), MIN_CHANGE,
+                     (list(range(len(base))), list(range(len(new))))),
+        kernels=compare_names(bs, ns, lambda s: s.kernel_ns, short, same, runs),
+        ranges=compare_names(bs, ns, own_ranges, {}, False, runs),
+        gpu=compare_names(bs, ns, lambda s: gpu[id(s)], {}, False, runs))

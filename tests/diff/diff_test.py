@@ -199,7 +199,7 @@ def report(path, steps, gemm_ns, extra=None, seed=1, host_ns=1_000_000, copy_ns=
 
 
 REPORTS = """\
-loop 'step': 3 steps (30, 31, 32) -> 3 steps (30, 31, 32): step k against step k
+loop 'step': 3 steps (30-32) -> 3 steps (30-32): step k against step k
   step: 1.08 ms -> 1.08 ms, +0.0% (95% interval +0.0% to +0.0%): same
   kernels, by the time a step they gained or lost (the steps' kernels alike on both sides):
     Kernel2: 32.0 us -> 38.4 us a step (16 -> 16 a step), each +19.9% (95% interval +19.7% to +20.4%): slower: flagged, slower while the steps' kernels stayed the same
@@ -213,7 +213,7 @@ loop 'step': 3 steps (30, 31, 32) -> 3 steps (30, 31, 32): step k against step k
     memset: 2.00 us -> 2.00 us a step (1 -> 1 a step), each +0.0% (95% interval +0.0% to +0.0%): same"""
 
 POOLED = """\
-loop 'step': 3 steps (30, 31, 32) -> 2 steps (40, 42): the steady steps pooled
+loop 'step': 3 steps (30-32) -> 2 steps (40,42): the steady steps pooled
   step: 1.08 ms -> 1.18 ms, +9.4% (95% interval +9.4% to +9.4%): slower
   kernels, by the time a step they gained or lost:
     Kernel2: 32.0 us -> 38.4 us a step (16 -> 16 a step), each +20.0% (95% interval +19.7% to +20.3%): slower
@@ -293,7 +293,7 @@ def reports(cw):
         rc, out, err = diff(cw, *both)
         expect("reports: a glob of two ranks' reports a side: step k against step k, all pooled",
                (rc, out.splitlines()[:1], err),
-               (0, ["loop 'step': 3 steps (30, 31, 32) of 2 reports -> 3 steps (30, 31, 32) of 2 "
+               (0, ["loop 'step': 3 steps (30-32) of 2 reports -> 3 steps (30-32) of 2 "
                     "reports: step k against step k"], ""))
         rc, out, err = diff(cw, "--json", *both)
         j = json.loads(out) if rc == 0 else {}
@@ -301,6 +301,20 @@ def reports(cw):
                (len(j.get("base", [])), len(j.get("new", [])), j.get("steady", {}).get("steps"),
                 [(k["name"], k["verdict"], k["flagged"]) for k in j.get("kernels", [])]),
                (2, 2, [6, 6], [(GEMM[0], "slower", True), (FILL[0], "same", False)]))
+        # three runs a side, their gemm 2 % apart, each run's own spread 1 %; the
+        # new gemm is 1.5 % slower: the runs are resampled as runs, so `same`
+        # (the instances pooled as one run, the interval was +1.3 % to +1.7 %: slower)
+        for run, factor in enumerate((1.00, 1.02, 0.98)):
+            for name, slower in (("runs", 1.0), ("runs_slower", 1.015)):
+                report(os.path.join(d, f"{name}.{run}.sqlite"), range(30, 40),
+                       2000 * factor * slower, seed=8 + run)
+        rc, out, err = diff(cw, "--json", *[os.path.join(d, f"{name}.*.sqlite")
+                                            for name in ("runs", "runs_slower")])
+        gemm = next((k for k in json.loads(out)["kernels"] if k["name"] == GEMM[0]), {}) \
+            if rc == 0 else err
+        expect("reports: three runs a side, 2 % apart, 1.5 % slower: resampled as runs, same",
+               [gemm.get(key) for key in ("change", "low", "high", "verdict")],
+               [0.015, -0.01419, 0.049473, "same"])
         steps_file = os.path.join(d, "times")
         write(steps_file, [("step", "train.c:30", steps(1, 20, 1, 0, []))])
         expect("a report against a step-time file: exit 2, why", diff(cw, base, steps_file)[0::2],
