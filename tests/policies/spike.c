@@ -23,11 +23,13 @@
 // cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window spike:3 never opened: no slow step recurred at a steady period
 //
 // A periodic window is aimed at an event too (plan's suggestion for the
-// slow step every 10): the exit report says it held it, or held none.
+// slow step every 10): the exit report says it held it, or held none. A
+// busy machine may wake step 38 or 40 late too (`2 steps slow`, the
+// window's median then the slow step's): the verdict stays.
 // cw-run: CAPTURE_WINDOW=38:3/10x2 CAPTURE_WINDOW_SELFCHECK=1
 // cw-expect: step#0..37(.) S step[ .step:aimed-every-10 step#38..40(.) ] E step#41..47(.)
 // cw-expect: S step[ .step:aimed-every-10 step#48..50(.) ] E step#51..99(.)
-// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window 38-40: median 1\.\d\d ms, spread \d+\.\d%: step 39 is \d+\.\dx slower than the 15 steps before \(median 1\.\d\d ms, spread \d+\.\d%\): the slow step it was aimed at \(every 10 steps\); window 48-50: median 1\.\d\d ms, spread \d+\.\d%: step 49 is \d+\.\dx slower than the 7 steps before \(median 1\.\d\d ms, spread \d+\.\d%\): the slow step it was aimed at \(every 10 steps\)
+// cw-stderr-re: capture_window: loop 'step' \(\S*spike\.c:\d+\) ran 100 iterations; window 38-40: median \d\.\d\d ms, spread \d+\.\d%: step 39 is \d+\.\dx slower than the 15 steps before \(median 1\.\d\d ms, spread \d+\.\d%\)(, 2 steps slow)?: the slow step it was aimed at \(every 10 steps\); window 48-50: median \d\.\d\d ms, spread \d+\.\d%: step 49 is \d+\.\dx slower than the 7 steps before \(median 1\.\d\d ms, spread \d+\.\d%\)(, 2 steps slow)?: the slow step it was aimed at \(every 10 steps\)
 // cw-run: SPIKE_FLAT=1 CAPTURE_WINDOW=38:3/10x2 CAPTURE_WINDOW_SELFCHECK=1
 // cw-expect: step#0..37(.) S step[ .step:aimed-every-10 step#38..40(.) ] E step#41..47(.)
 // cw-expect: S step[ .step:aimed-every-10 step#48..50(.) ] E step#51..99(.)
