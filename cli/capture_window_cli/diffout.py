@@ -87,7 +87,7 @@ def name_words(d):
 def reports_text(found):
     b, n = found.steps
     how = "step k against step k" if found.aligned else "the steady steps pooled"
-    # a side of several reports (ranks) says how many it pooled
+    # a side of several reports (ranks, runs) says how many it pooled
     of = [f" of {count} reports" if count > 1 else "" for count in found.reports]
     lines = [f"loop '{found.label}': {plural(len(b), 'step')} ({spans(b)}){of[0]} -> "
              f"{plural(len(n), 'step')} ({spans(n)}){of[1]}: {how}",

@@ -3,7 +3,7 @@ findings, as data (ReportsDiff), of two captures of a loop's window.
 
   reports_diff(base, new, label) -> ReportsDiff
       base, new: lists of (trace.Trace, gpuwork.gpu_work of it), one per
-      report (a side may be several reports: one per rank); rank against
+      report (a side may be several: one per rank, or per run); rank against
       rank is one report a side, `diff report.0.nsys-rep report.3.nsys-rep`.
 
 The steps compared. When both sides captured the same step numbers, step
