@@ -117,10 +117,11 @@ def report_of(side):
     return {id(s): r for r, (t, _) in enumerate(side) for s in t.steps}
 
 
-def durations(side, steps, report):
-    """The steps' durations as a series per report of SIDE (compare's
-    series; their runs are the reports' numbers)."""
-    return [[s.took() for s in steps if report[id(s)] == r] for r in range(len(side))]
+def durations(steps, reports, count):
+    """The steps' durations as a series per report, 0 to COUNT - 1
+    (compare's series; their runs are the reports' numbers); REPORTS: each
+    step's report."""
+    return [[s.took() for s, r in zip(steps, reports) if r == k] for k in range(count)]
 
 
 def reports_diff(base, new, label):
@@ -138,8 +139,8 @@ def reports_diff(base, new, label):
     return ReportsDiff(
         label=label, steps=(sorted({s.index for s in bs}), sorted({s.index for s in ns})),
         aligned=aligned, same_kernels=same, reports=(len(base), len(new)),
-        step=compare(durations(base, bs, rb), durations(new, ns, rn), MIN_CHANGE,
-                     (list(range(len(base))), list(range(len(new))))),
+        step=compare(durations(bs, runs[0], len(base)), durations(ns, runs[1], len(new)),
+                     MIN_CHANGE, (list(range(len(base))), list(range(len(new))))),
         kernels=compare_names(bs, ns, lambda s: s.kernel_ns, short, same, runs),
         ranges=compare_names(bs, ns, own_ranges, {}, False, runs),
         gpu=compare_names(bs, ns, lambda s: gpu[id(s)], {}, False, runs))
