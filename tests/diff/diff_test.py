@@ -310,11 +310,11 @@ def reports(cw):
                        2000 * factor * slower, seed=8 + run)
         rc, out, err = diff(cw, "--json", *[os.path.join(d, f"{name}.*.sqlite")
                                             for name in ("runs", "runs_slower")])
-        gemm = next((k for k in json.loads(out)["kernels"] if k["name"] == GEMM[0]), {}) \
-            if rc == 0 else err
+        j = json.loads(out) if rc == 0 else {}
+        gemm = next((k for k in j.get("kernels", []) if k["name"] == GEMM[0]), {"error": err})
         expect("reports: three runs a side, 2 % apart, 1.5 % slower: resampled as runs, same",
-               [gemm.get(key) for key in ("change", "low", "high", "verdict")],
-               [0.015, -0.01419, 0.049473, "same"])
+               [gemm.get(key) for key in ("change", "low", "high", "verdict", "error")],
+               [0.015, -0.01419, 0.049473, "same", None])
         steps_file = os.path.join(d, "times")
         write(steps_file, [("step", "train.c:30", steps(1, 20, 1, 0, []))])
         expect("a report against a step-time file: exit 2, why", diff(cw, base, steps_file)[0::2],
